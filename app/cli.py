@@ -1,0 +1,209 @@
+"""The `dossier` command: serve, worker, migrate, tenants.
+
+With DOSSIER_DATABASE_URL and DOSSIER_REDIS_URL unset, `serve` starts the embedded PostgreSQL and
+Redis under DOSSIER_DATA_DIR and a Celery worker beside the API, and stops all of them on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+
+from app.settings import Settings, get_settings, load_settings_or_exit
+
+log = logging.getLogger("dossier")
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        sys.exit(2)
+    args.run(args)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dossier", description=__doc__)
+    commands = parser.add_subparsers()
+
+    serve = commands.add_parser("serve", help="serve the API (and, embedded, a worker)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--no-worker", action="store_true", help="embedded: start no worker")
+    serve.set_defaults(run=_serve)
+
+    worker = commands.add_parser("worker", help="run a Celery worker")
+    worker.add_argument("--concurrency", type=int, default=2)
+    worker.add_argument("--queues", default="decisions,passes,extraction,ingest,erasure")
+    worker.set_defaults(run=_worker)
+
+    migrate = commands.add_parser("migrate", help="apply the database migrations")
+    migrate.set_defaults(run=_migrate)
+
+    tenants = commands.add_parser("tenants", help="manage tenants").add_subparsers()
+    create = tenants.add_parser("create", help="create a tenant and print its API key")
+    create.add_argument("name")
+    create.add_argument("--credit", type=Decimal, default=None)
+    create.set_defaults(run=_tenants_create)
+
+    keys = commands.add_parser("keys", help="manage API keys").add_subparsers()
+    new = keys.add_parser("new", help="issue another key for a tenant")
+    new.add_argument("tenant_id")
+    new.set_defaults(run=_keys_new)
+    revoke = keys.add_parser("revoke", help="revoke a key")
+    revoke.add_argument("tenant_id")
+    revoke.add_argument("key_id")
+    revoke.set_defaults(run=_keys_revoke)
+    return parser
+
+
+@contextmanager
+def services(settings: Settings) -> Iterator[Settings]:
+    """Real services when configured, else the embedded ones (migrated), stopped on exit."""
+    if not settings.embedded:
+        if settings.database_url is None or settings.redis_url is None:
+            sys.exit("set both DOSSIER_DATABASE_URL and DOSSIER_REDIS_URL, or neither (embedded)")
+        yield settings
+        return
+    from app import embedded
+    from app.migrate import upgrade
+
+    running = embedded.start(settings.data_dir)
+    try:
+        os.environ["DOSSIER_DATABASE_URL"] = running.database_url
+        os.environ["DOSSIER_REDIS_URL"] = running.redis_url
+        get_settings.cache_clear()
+        upgrade(running.database_url)
+        yield get_settings()
+    finally:
+        running.stop()
+
+
+def _serve(args: argparse.Namespace) -> None:
+    settings = load_settings_or_exit()
+    with services(settings) as live:
+        if not settings.embedded:
+            from app.migrate import upgrade
+
+            assert live.database_url is not None
+            upgrade(live.database_url)
+        worker = None if args.no_worker or not settings.embedded else _spawn_worker()
+        try:
+            _run_api(args.host, args.port)
+        finally:
+            if worker is not None:
+                _stop(worker)
+
+
+def _run_api(host: str, port: int) -> None:
+    """Serve until SIGINT or SIGTERM, then return, so the caller stops the worker and the
+    embedded servers (uvicorn alone re-raises the signal, and SIGTERM would skip that clean-up)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+    server = Server(uvicorn.Config("app.main:create_app", factory=True, host=host, port=port))
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, server.handle_exit)
+    server.run()
+
+
+def _spawn_worker() -> subprocess.Popen[bytes]:
+    """A worker process beside the API, in its own process group so Ctrl-C reaches us first
+    and we stop it in order."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "worker", "--concurrency", "1"],
+        env=dict(os.environ),
+        start_new_session=True,
+    )
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def _worker(args: argparse.Namespace) -> None:
+    settings = load_settings_or_exit()
+    with services(settings):
+        from workers.celery import make_celery
+
+        app = make_celery()
+        app.worker_main(
+            [
+                "worker",
+                "--loglevel=INFO",
+                f"--concurrency={args.concurrency}",
+                f"--queues={args.queues}",
+                "--pool=prefork",
+                "--without-gossip",
+                "--without-mingle",
+            ]
+        )
+
+
+def _migrate(_: argparse.Namespace) -> None:
+    settings = load_settings_or_exit()
+    with services(settings) as live:
+        if not settings.embedded:
+            from app.migrate import upgrade
+
+            assert live.database_url is not None
+            upgrade(live.database_url)
+    print("migrations applied")
+
+
+def _tenants_create(args: argparse.Namespace) -> None:
+    from app.db import session_scope
+    from app.tenants.service import create_tenant
+
+    settings = load_settings_or_exit()
+    with services(settings) as live, session_scope() as (session, _):
+        credit = args.credit if args.credit is not None else live.initial_credit
+        tenant, key = create_tenant(session, args.name, credit)
+        tenant_id = tenant.id
+    print(f"tenant_id: {tenant_id}\napi_key:   {key.api_key}")
+
+
+def _keys_new(args: argparse.Namespace) -> None:
+    import uuid
+
+    from app.db import session_scope
+    from app.tenants.service import issue_key
+
+    with services(load_settings_or_exit()), session_scope() as (session, _):
+        key = issue_key(session, uuid.UUID(args.tenant_id))
+    print(f"key_id:  {key.key_id}\napi_key: {key.api_key}")
+
+
+def _keys_revoke(args: argparse.Namespace) -> None:
+    import uuid
+
+    from app.db import session_scope
+    from app.tenants.service import revoke_key
+
+    with services(load_settings_or_exit()), session_scope() as (session, _):
+        revoke_key(session, uuid.UUID(args.tenant_id), uuid.UUID(args.key_id))
+    print("revoked")
+
+
+if __name__ == "__main__":
+    main()

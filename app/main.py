@@ -1,0 +1,88 @@
+"""The FastAPI application: routers, the one error handler, and middleware."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.audit.routes import router as audit_router
+from app.errors import DossierError
+from app.ledger.routes import router as ledger_router
+from app.memory.routes import router as memory_router
+from app.middleware import RequestBodyMiddleware
+from app.settings import get_settings
+from app.tenants.routes import router as admin_router
+
+log = logging.getLogger(__name__)
+
+
+def create_app() -> FastAPI:
+    settings = get_settings()
+    app = FastAPI(
+        title="Dossier",
+        version="0.1.0",
+        description="Memory and knowledge for decision engines and LLM apps.",
+    )
+    for router in (memory_router, ledger_router, audit_router, admin_router):
+        app.include_router(router)
+    app.add_middleware(RequestBodyMiddleware, max_body_bytes=settings.max_body_bytes)
+    _install_error_handlers(app)
+
+    @app.get("/healthz", tags=["health"])
+    def healthz() -> dict[str, str]:
+        """The process answers."""
+        return {"status": "ok"}
+
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(DossierError)
+    async def dossier_error(_: Request, exc: DossierError) -> JSONResponse:
+        return JSONResponse(exc.to_dict(), status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(_validation_body(exc.errors()), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(
+            {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return JSONResponse(
+            {"error": {"code": "internal", "message": "internal error"}}, status_code=500
+        )
+
+
+def _validation_body(errors: Any) -> dict[str, Any]:
+    """Render the first validation error in Dossier's shape, naming the field."""
+    first = list(errors)[0] if errors else {"loc": (), "msg": "invalid request", "type": ""}
+    loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
+    field = ".".join(loc) or None
+    if first.get("type") == "extra_forbidden":
+        message = f"unknown field '{field}'"
+        code = "unknown_field"
+    elif first.get("type") == "json_invalid":
+        message = "the body is not valid JSON"
+        code = "invalid_json"
+    else:
+        message = f"{field}: {first.get('msg')}" if field else str(first.get("msg"))
+        code = "invalid"
+    body: dict[str, Any] = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    return {"error": body}
+
+
+app = create_app()

@@ -1,0 +1,147 @@
+"""SQL for subjects, lines, rules and aliases. No business rules here: those live in service.py."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.orm import Session
+
+from app.models import Alias, Line, Rule, Subject
+
+
+def find_subject(session: Session, tenant_id: uuid.UUID, name: str) -> Subject | None:
+    return session.scalars(
+        select(Subject).where(Subject.tenant_id == tenant_id, Subject.name == name)
+    ).first()
+
+
+def lock_subject(
+    session: Session, tenant_id: uuid.UUID, name: str, *, create: bool
+) -> Subject | None:
+    """The subject's row, locked for this transaction, so writers of one subject go one at a
+    time (the line limit holds under concurrent writers)."""
+    if create:
+        session.execute(
+            pg_insert(Subject)
+            .values(tenant_id=tenant_id, name=name)
+            .on_conflict_do_nothing(index_elements=[Subject.tenant_id, Subject.name])
+        )
+    return session.scalars(
+        select(Subject)
+        .where(Subject.tenant_id == tenant_id, Subject.name == name)
+        .with_for_update()
+    ).first()
+
+
+def bump_version(session: Session, subject: Subject) -> int:
+    """Move the subject's version after a write; returns the version that became unreachable."""
+    old = subject.version
+    subject.version = old + 1
+    subject.touched_at = func.now()
+    return old
+
+
+def add_lines(session: Session, subject: Subject, texts: Sequence[str]) -> None:
+    if not texts:
+        return
+    start = subject.next_position
+    session.execute(
+        insert(Line),
+        [
+            {"subject_id": subject.id, "position": start + offset, "text": text}
+            for offset, text in enumerate(texts)
+        ],
+    )
+    subject.next_position = start + len(texts)
+    subject.line_count = subject.line_count + len(texts)
+
+
+def line_texts(session: Session, subject_id: int) -> list[str]:
+    return list(
+        session.scalars(
+            select(Line.text).where(Line.subject_id == subject_id).order_by(Line.position)
+        )
+    )
+
+
+def rules_of(session: Session, subject_id: int) -> list[Rule]:
+    return list(
+        session.scalars(select(Rule).where(Rule.subject_id == subject_id).order_by(Rule.id))
+    )
+
+
+def add_rule(session: Session, subject: Subject, values: dict[str, Any]) -> Rule:
+    rule = Rule(subject_id=subject.id, **values)
+    session.add(rule)
+    session.flush()
+    return rule
+
+
+def delete_rules(session: Session, subject_id: int, ids: Sequence[int]) -> list[int]:
+    result = session.execute(
+        delete(Rule).where(Rule.subject_id == subject_id, Rule.id.in_(ids)).returning(Rule.id)
+    )
+    return sorted(result.scalars())
+
+
+def count_rules(session: Session, subject_id: int) -> int:
+    return (
+        session.scalar(select(func.count()).select_from(Rule).where(Rule.subject_id == subject_id))
+        or 0
+    )
+
+
+def aliases_of(session: Session, subject_id: int) -> list[str]:
+    return list(
+        session.scalars(
+            select(Alias.alias).where(Alias.subject_id == subject_id).order_by(Alias.id)
+        )
+    )
+
+
+def add_aliases(session: Session, subject_id: int, aliases: Sequence[str]) -> None:
+    session.execute(
+        pg_insert(Alias)
+        .values([{"subject_id": subject_id, "alias": alias} for alias in aliases])
+        .on_conflict_do_nothing(index_elements=[Alias.subject_id, Alias.alias])
+    )
+
+
+def delete_aliases(session: Session, subject_id: int, aliases: Sequence[str]) -> int:
+    result = session.execute(
+        delete(Alias).where(Alias.subject_id == subject_id, Alias.alias.in_(aliases))
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def count_aliases(session: Session, subject_id: int) -> int:
+    return (
+        session.scalar(
+            select(func.count()).select_from(Alias).where(Alias.subject_id == subject_id)
+        )
+        or 0
+    )
+
+
+def delete_subject(session: Session, subject: Subject) -> dict[str, int]:
+    counts = {
+        "lines": subject.line_count,
+        "rules": count_rules(session, subject.id),
+        "aliases": count_aliases(session, subject.id),
+    }
+    session.execute(delete(Subject).where(Subject.id == subject.id))
+    return counts
+
+
+def touch(session: Session, subject_id: int) -> None:
+    """Record a read, at most once a minute, for retention ("untouched since")."""
+    session.execute(
+        update(Subject)
+        .where(Subject.id == subject_id, Subject.touched_at < func.now() - timedelta(minutes=1))
+        .values(touched_at=func.now())
+    )

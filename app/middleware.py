@@ -1,0 +1,128 @@
+"""ASGI middleware: request bodies compressed with gzip or zstd, and the body size limit.
+
+typesafe-sdk compresses bodies of 1 KB or more with zstd; a decompression bomb must not get past
+the size limit, so the limit applies to the decompressed body too.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from typing import Any
+
+import zstandard
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class RequestBodyMiddleware:
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        encoding = headers.get("content-encoding", "identity").strip().lower()
+        try:
+            body = await self._read(receive)
+            body = self._decode(encoding, body)
+        except BodyTooLarge:
+            await _error(
+                send,
+                413,
+                "body_too_large",
+                f"the request body is larger than {self.max_body_bytes} bytes",
+            )
+            return
+        except (OSError, EOFError, zlib.error, zstandard.ZstdError, ValueError) as exc:
+            await _error(
+                send, 400, "bad_encoding", f"the body could not be decoded as {encoding}: {exc}"
+            )
+            return
+        except UnsupportedEncoding:
+            await _error(
+                send,
+                415,
+                "unsupported_encoding",
+                f"Content-Encoding '{encoding}' is not supported: use gzip or zstd",
+            )
+            return
+        if encoding != "identity":
+            scope = dict(scope)
+            scope["headers"] = [
+                (k, v)
+                for k, v in scope["headers"]
+                if k.lower() not in (b"content-encoding", b"content-length")
+            ] + [(b"content-length", str(len(body)).encode())]
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _read(self, receive: Receive) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                raise BodyTooLarge
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks)
+
+    def _decode(self, encoding: str, body: bytes) -> bytes:
+        if encoding in ("identity", "") or not body:
+            return body
+        if encoding == "gzip":
+            data = gzip.GzipFile(fileobj=_Bytes(body)).read(self.max_body_bytes + 1)
+        elif encoding == "zstd":
+            reader = zstandard.ZstdDecompressor().stream_reader(body)
+            data = reader.read(self.max_body_bytes + 1)
+        else:
+            raise UnsupportedEncoding
+        if len(data) > self.max_body_bytes:
+            raise BodyTooLarge
+        return data
+
+
+class UnsupportedEncoding(Exception):
+    pass
+
+
+def _Bytes(body: bytes) -> Any:  # noqa: N802
+    import io
+
+    return io.BytesIO(body)
+
+
+async def _error(send: Send, status: int, code: str, message: str) -> None:
+    payload = json.dumps({"error": {"code": code, "message": message}}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})

@@ -1,0 +1,103 @@
+"""All configuration, read once from `DOSSIER_*` environment variables.
+
+A bad value stops start-up with a message naming the variable, rather than failing later in a
+request.
+"""
+
+from __future__ import annotations
+
+import sys
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated
+
+import platformdirs
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Price = Annotated[Decimal, Field(ge=0, max_digits=18, decimal_places=6)]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DOSSIER_", extra="ignore")
+
+    database_url: str | None = Field(
+        default=None, description="postgresql+psycopg://… ; unset: the embedded PostgreSQL"
+    )
+    redis_url: str | None = Field(
+        default=None, description="redis://… (cache and Celery broker); unset: embedded Redis"
+    )
+    data_dir: Path = Field(
+        default_factory=lambda: Path(platformdirs.user_data_dir("dossier")),
+        description="where the embedded PostgreSQL and Redis keep their data",
+    )
+    admin_token: SecretStr | None = Field(
+        default=None, description="enables /v1/admin routes when set (16+ characters)"
+    )
+
+    # Prices, in credit units.
+    price_remember_line: Price = Decimal("0.0001")
+    price_write: Price = Decimal("0.0001")
+    price_read: Price = Decimal("0.00001")
+    price_delete: Price = Decimal("0.00001")
+    price_forget: Price = Decimal("0.0001")
+    price_decision: Price = Decimal("0.001")
+    initial_credit: Price = Decimal("10")
+
+    # Limits.
+    max_lines_per_subject: int = Field(default=10_000, ge=1)
+    max_line_chars: int = Field(default=2_000, ge=1)
+    max_rules_per_subject: int = Field(default=1_000, ge=1)
+    max_aliases_per_subject: int = Field(default=100, ge=1)
+    max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    page_size_max: int = Field(default=500, ge=1)
+
+    cache_ttl_seconds: int = Field(default=3_600, ge=1)
+    task_time_limit_seconds: int = Field(default=600, ge=1)
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgresql+psycopg://")):
+            raise ValueError("must be a postgresql:// or postgresql+psycopg:// URL")
+        if value is not None and value.startswith("postgresql://"):
+            return "postgresql+psycopg://" + value.removeprefix("postgresql://")
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_only(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("redis://", "rediss://", "unix://")):
+            if not value.startswith("redis+socket://"):
+                raise ValueError("must be a redis://, rediss://, unix:// or redis+socket:// URL")
+        return value
+
+    @field_validator("admin_token")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < 16:
+            raise ValueError("must be at least 16 characters")
+        return value
+
+    @property
+    def embedded(self) -> bool:
+        """True when Dossier must start its own PostgreSQL and Redis."""
+        return self.database_url is None and self.redis_url is None
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
+
+
+def load_settings_or_exit() -> Settings:
+    """Settings for a command line start: a bad value prints which variable and exits."""
+    try:
+        return get_settings()
+    except ValidationError as exc:
+        lines = [
+            f"  DOSSIER_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+            for err in exc.errors()
+        ]
+        sys.exit("Dossier cannot start, bad configuration:\n" + "\n".join(lines))

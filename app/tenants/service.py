@@ -1,0 +1,100 @@
+"""Tenants and their API keys. Keys are shown once and stored only as a SHA-256 hash."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.errors import NotFound, Unauthorized
+from app.models import ApiKey, Tenant
+
+KEY_PREFIX = "dsk_"
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    key_id: uuid.UUID
+    api_key: str
+
+
+@dataclass(frozen=True)
+class CurrentTenant:
+    """The tenant a request acts for, as authenticated."""
+
+    id: uuid.UUID
+    status: str
+
+    @property
+    def suspended(self) -> bool:
+        return self.status == "suspended"
+
+
+def hash_key(api_key: str) -> str:
+    return hashlib.sha256(api_key.encode()).hexdigest()
+
+
+def create_tenant(session: Session, name: str, credit: Decimal) -> tuple[Tenant, IssuedKey]:
+    tenant = Tenant(id=uuid.uuid4(), name=name, credit=credit, status="active")
+    session.add(tenant)
+    session.flush()
+    return tenant, issue_key(session, tenant.id)
+
+
+def issue_key(session: Session, tenant_id: uuid.UUID) -> IssuedKey:
+    get_tenant(session, tenant_id)
+    api_key = KEY_PREFIX + secrets.token_urlsafe(32)
+    row = ApiKey(
+        id=uuid.uuid4(), tenant_id=tenant_id, key_hash=hash_key(api_key), prefix=api_key[:10]
+    )
+    session.add(row)
+    session.flush()
+    return IssuedKey(key_id=row.id, api_key=api_key)
+
+
+def revoke_key(session: Session, tenant_id: uuid.UUID, key_id: uuid.UUID) -> None:
+    result = session.execute(
+        update(ApiKey)
+        .where(ApiKey.id == key_id, ApiKey.tenant_id == tenant_id, ApiKey.revoked_at.is_(None))
+        .values(revoked_at=datetime.now(UTC))
+    )
+    if result.rowcount == 0:  # type: ignore[attr-defined]
+        raise NotFound("no active key with this id for this tenant", field="key_id")
+
+
+def get_tenant(session: Session, tenant_id: uuid.UUID) -> Tenant:
+    tenant = session.get(Tenant, tenant_id)
+    if tenant is None:
+        raise NotFound("no tenant with this id", field="tenant_id")
+    return tenant
+
+
+def set_credit(session: Session, tenant_id: uuid.UUID, credit: Decimal) -> Tenant:
+    tenant = get_tenant(session, tenant_id)
+    tenant.credit = credit
+    session.flush()
+    return tenant
+
+
+def set_status(session: Session, tenant_id: uuid.UUID, status: str) -> Tenant:
+    tenant = get_tenant(session, tenant_id)
+    tenant.status = status
+    session.flush()
+    return tenant
+
+
+def authenticate(session: Session, api_key: str) -> CurrentTenant:
+    row = session.execute(
+        select(Tenant.id, Tenant.status)
+        .join(ApiKey, ApiKey.tenant_id == Tenant.id)
+        .where(ApiKey.key_hash == hash_key(api_key), ApiKey.revoked_at.is_(None))
+    ).first()
+    if row is None:
+        raise Unauthorized("unknown or revoked API key")
+    return CurrentTenant(id=row.id, status=row.status)

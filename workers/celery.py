@@ -1,0 +1,55 @@
+"""The Celery app: queues, routes, reliability settings and the beat schedule.
+
+Tasks are acknowledged late and rejected when their worker dies, so a task whose worker was killed
+runs again on another; every task is therefore written to be safe to run twice.
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+from kombu import Exchange, Queue
+
+from app.settings import get_settings
+
+QUEUES = ("decisions", "passes", "extraction", "ingest", "erasure")
+
+# Task names are stable dotted names; the first segment after "dossier." picks the queue.
+TASK_ROUTES = {
+    f"dossier.{name}.*": {"queue": name, "exchange": name, "routing_key": name} for name in QUEUES
+}
+
+
+def broker_url(redis_url: str) -> str:
+    """Celery names a Redis unix socket `redis+socket://`; redis-py names it `unix://`."""
+    if redis_url.startswith("unix://"):
+        return "redis+socket://" + redis_url.removeprefix("unix://")
+    return redis_url
+
+
+def make_celery() -> Celery:
+    settings = get_settings()
+    app = Celery("dossier", include=["workers.memory"])
+    limit = settings.task_time_limit_seconds
+    app.conf.update(
+        broker_url=broker_url(settings.redis_url) if settings.redis_url else None,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        task_ignore_result=True,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_time_limit=limit,
+        task_soft_time_limit=max(1, limit - 30),
+        # Above the longest task, so Redis never hands a running task to a second worker.
+        broker_transport_options={"visibility_timeout": limit * 2},
+        task_queues=[Queue(name, Exchange(name), routing_key=name) for name in QUEUES],
+        task_default_queue="decisions",
+        task_routes=TASK_ROUTES,
+        broker_connection_retry_on_startup=True,
+        worker_hijack_root_logger=False,
+    )
+    return app
+
+
+celery_app = make_celery()

@@ -1,0 +1,14 @@
+"""Tasks of the memory domain: thin, take ids, safe to run twice."""
+
+from __future__ import annotations
+
+from app.db import session_scope
+from app.memory import service
+from workers.celery import celery_app
+
+
+@celery_app.task(name="dossier.erasure.subject_deleted")
+def subject_deleted(tenant_id: str, subject: str) -> None:
+    """Clean what still refers to a deleted subject outside its own tables."""
+    with session_scope() as (session, _jobs):
+        service.clean_after_subject_delete(session, tenant_id, subject)
