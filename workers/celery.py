@@ -6,6 +6,8 @@ runs again on another; every task is therefore written to be safe to run twice.
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import Celery
 from kombu import Exchange, Queue
 
@@ -26,29 +28,35 @@ def broker_url(redis_url: str) -> str:
     return redis_url
 
 
-def make_celery() -> Celery:
+def celery_config() -> dict[str, Any]:
     settings = get_settings()
-    app = Celery("dossier", include=["workers.memory"])
     limit = settings.task_time_limit_seconds
-    app.conf.update(
-        broker_url=broker_url(settings.redis_url) if settings.redis_url else None,
-        task_serializer="json",
-        result_serializer="json",
-        accept_content=["json"],
-        task_ignore_result=True,
-        task_acks_late=True,
-        task_reject_on_worker_lost=True,
-        worker_prefetch_multiplier=1,
-        task_time_limit=limit,
-        task_soft_time_limit=max(1, limit - 30),
+    return {
+        "broker_url": broker_url(settings.redis_url) if settings.redis_url else None,
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "task_ignore_result": True,
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "task_time_limit": limit,
+        "task_soft_time_limit": max(1, limit - 30),
         # Above the longest task, so Redis never hands a running task to a second worker.
-        broker_transport_options={"visibility_timeout": limit * 2},
-        task_queues=[Queue(name, Exchange(name), routing_key=name) for name in QUEUES],
-        task_default_queue="decisions",
-        task_routes=TASK_ROUTES,
-        broker_connection_retry_on_startup=True,
-        worker_hijack_root_logger=False,
-    )
+        "broker_transport_options": {"visibility_timeout": limit * 2},
+        "task_queues": [Queue(name, Exchange(name), routing_key=name) for name in QUEUES],
+        "task_default_queue": "decisions",
+        "task_routes": TASK_ROUTES,
+        "broker_connection_retry_on_startup": True,
+        "worker_hijack_root_logger": False,
+    }
+
+
+def make_celery() -> Celery:
+    app = Celery("dossier", include=["workers.memory"])
+    # A module path is imported when Celery first needs its configuration, not now, so a process
+    # that sets its services up first (the embedded default, the tests) configures Celery with them.
+    app.config_from_object("workers.celeryconfig")
     return app
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from app.cache import get_subject_cache
+from app.cache import SubjectCache, get_subject_cache
 from app.deps import NoQueryString, TenantDep, UowDep
 from app.memory.schemas import (
     AliasesIn,
@@ -28,8 +28,11 @@ from app.settings import get_settings
 router = APIRouter(prefix="/v1/memory", tags=["memory"])
 
 
-def _service(uow: UowDep) -> MemoryService:
-    return MemoryService(uow.session, uow.jobs, get_subject_cache(), get_settings())
+CacheDep = Annotated[SubjectCache, Depends(get_subject_cache)]
+
+
+def _service(uow: UowDep, cache: CacheDep) -> MemoryService:
+    return MemoryService(uow.session, uow.jobs, cache, get_settings())
 
 
 ServiceDep = Annotated[MemoryService, Depends(_service)]

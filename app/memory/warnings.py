@@ -13,7 +13,7 @@ from app.memory.schemas import LineWarning
 
 _NUMBER = r"(?:[$€£]\s?)?(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty|hundred|thousand)"  # noqa: E501
 _NUMBER_RULE = re.compile(
-    r"\b(?:(?:more|less|fewer|greater|higher|lower|larger|smaller|bigger)\s+than"
+    r"\b(?:(?:more|less|fewer|greater|higher|lower|larger|smaller|bigger|older|newer|younger|longer|shorter)\s+than"
     r"|at\s+(?:least|most)|no\s+(?:more|less|fewer)\s+than|not\s+more\s+than"
     r"|up\s+to|over|under|above|below|exceed(?:s|ing)?|minimum\s+of|maximum\s+of)"
     rf"\s+{_NUMBER}\b",

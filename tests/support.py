@@ -1,0 +1,128 @@
+"""Helpers the tests share: a migrated database of their own, the app wired to it, tenants."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+import redis
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import make_url
+
+ADMIN_TOKEN = "test-admin-token-0123456789"
+
+
+@dataclass
+class Services:
+    database_url: str
+    redis_url: str
+    worker: subprocess.Popen[bytes] | None = field(default=None)
+
+    @classmethod
+    @contextmanager
+    def create(cls, server_url: str, redis_url: str, database: str) -> Iterator[Services]:
+        url = make_url(server_url).set(drivername="postgresql+psycopg")
+        admin_dsn = url.set(drivername="postgresql", database="postgres").render_as_string(
+            hide_password=False
+        )
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{database}"')
+        database_url = url.set(database=database).render_as_string(hide_password=False)
+        os.environ.update(
+            DOSSIER_DATABASE_URL=database_url,
+            DOSSIER_REDIS_URL=redis_url,
+            DOSSIER_ADMIN_TOKEN=ADMIN_TOKEN,
+            DOSSIER_DATA_DIR="/nonexistent-tests-use-their-own-services",
+        )
+        _clear_caches()
+        from app.migrate import upgrade
+
+        upgrade(database_url)
+        redis.Redis.from_url(_redis_client_url(redis_url)).flushdb()
+        services = cls(database_url, redis_url)
+        try:
+            yield services
+        finally:
+            services.stop_worker()
+            from app.db import get_engine
+
+            get_engine().dispose()
+            with psycopg.connect(admin_dsn, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+    def start_worker(self) -> None:
+        """A real Celery worker process on the test broker."""
+        if self.worker is not None and self.worker.poll() is None:
+            return
+        self.worker = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "worker", "--concurrency", "2"],
+            env=dict(os.environ),
+            start_new_session=True,
+        )
+        client = redis.Redis.from_url(_redis_client_url(self.redis_url))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            # A ready worker answers a broadcast ping.
+            from workers.celery import celery_app
+
+            if celery_app.control.ping(timeout=0.5):
+                return
+            assert self.worker.poll() is None, "the worker exited while starting"
+        client.close()
+        raise RuntimeError("the Celery worker did not start within 30 s")
+
+    def stop_worker(self) -> None:
+        if self.worker is None or self.worker.poll() is not None:
+            return
+        os.killpg(self.worker.pid, 15)
+        try:
+            self.worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.worker.pid, 9)
+            self.worker.wait()
+
+
+def _redis_client_url(url: str) -> str:
+    from app.cache import redis_client_url
+
+    return redis_client_url(url)
+
+
+def _clear_caches() -> None:
+    from app.cache import get_redis
+    from app.db import _session_factory, get_engine
+    from app.settings import get_settings
+
+    for cached in (get_settings, get_engine, _session_factory, get_redis):
+        cached.cache_clear()
+
+
+def admin_headers() -> dict[str, str]:
+    return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+@dataclass
+class Tenant:
+    tenant_id: str
+    api_key: str
+    key_id: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"}
+
+
+def new_tenant(client: TestClient, name: str = "test", **extra: Any) -> Tenant:
+    response = client.post(
+        "/v1/admin/tenants", json={"name": name, **extra}, headers=admin_headers()
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return Tenant(body["tenant_id"], body["api_key"], body["key_id"])
