@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+import psycopg
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -47,16 +48,18 @@ def bump_version(session: Session, subject: Subject) -> int:
 
 
 def add_lines(session: Session, subject: Subject, texts: Sequence[str]) -> None:
+    """Append lines with COPY: a 10,000-line write is one round trip, not 10,000 inserts."""
     if not texts:
         return
     start = subject.next_position
-    session.execute(
-        insert(Line),
-        [
-            {"subject_id": subject.id, "position": start + offset, "text": text}
-            for offset, text in enumerate(texts)
-        ],
-    )
+    raw = session.connection().connection.driver_connection
+    assert isinstance(raw, psycopg.Connection)
+    with (
+        raw.cursor() as cursor,
+        cursor.copy("COPY lines (subject_id, position, text) FROM STDIN") as copy,
+    ):
+        for offset, text in enumerate(texts):
+            copy.write_row((subject.id, start + offset, text))
     subject.next_position = start + len(texts)
     subject.line_count = subject.line_count + len(texts)
 
