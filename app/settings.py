@@ -10,10 +10,10 @@ import sys
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import platformdirs
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Price = Annotated[Decimal, Field(ge=0, max_digits=18, decimal_places=6)]
@@ -53,6 +53,15 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     page_size_max: int = Field(default=500, ge=1)
 
+    # Engines.
+    engine: Literal["embedded", "systemone"] = Field(
+        default="embedded", description="which engine answers decisions"
+    )
+    systemone_url: str | None = Field(default=None, description="remote System One endpoint")
+    systemone_api_key: SecretStr | None = None
+    systemone_read_window_tokens: int = Field(default=28_000, ge=64)
+    systemone_timeout_seconds: float = Field(default=30.0, gt=0)
+
     cache_ttl_seconds: int = Field(default=3_600, ge=1)
     task_time_limit_seconds: int = Field(default=600, ge=1)
 
@@ -79,6 +88,12 @@ class Settings(BaseSettings):
         if value is not None and len(value.get_secret_value()) < 16:
             raise ValueError("must be at least 16 characters")
         return value
+
+    @model_validator(mode="after")
+    def _remote_engine_needs_url(self) -> Settings:
+        if self.engine == "systemone" and (not self.systemone_url or not self.systemone_api_key):
+            raise ValueError("engine=systemone needs DOSSIER_SYSTEMONE_URL and _API_KEY")
+        return self
 
     @property
     def embedded(self) -> bool:

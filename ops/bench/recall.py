@@ -53,8 +53,7 @@ def main(argv: Sequence[str]) -> None:
 
     lines = subject_lines(conversations, SUBJECT_LINES)
     states = [
-        " ".join(q["question"] for q in questions[n : n + 1 + n % 3])
-        for n in range(len(questions))
+        " ".join(q["question"] for q in questions[n : n + 1 + n % 3]) for n in range(len(questions))
     ]
     speakers = [conversations[0]["conversation"]["speaker_a"], "locomo"]
     print(f"Latency: {len(lines)} lines, {len(states)} queries (1-3 questions each)")

@@ -18,14 +18,18 @@ import redis  # noqa: E402
 from app.cache import redis_client_url  # noqa: E402
 from ops.bench.harness import client, percentiles, running_api  # noqa: E402
 
-LINES = [f"Line {i}: customer note about order {i * 7} and the Northwind account." for i in range(10_000)]
+LINES = [
+    f"Line {i}: customer note about order {i * 7} and the Northwind account." for i in range(10_000)
+]
 
 
 def main() -> None:
     with running_api() as bench, client(bench) as http:
         print("Storing 10,000 lines")
         started = time.perf_counter()
-        http.post("/v1/memory/remember", json={"subject": "one-call", "text": "\n".join(LINES)}).raise_for_status()
+        http.post(
+            "/v1/memory/remember", json={"subject": "one-call", "text": "\n".join(LINES)}
+        ).raise_for_status()
         one = time.perf_counter() - started
         row("dossier, 1 call of 10,000 lines", len(LINES) / one, "lines/s")
 
@@ -48,7 +52,11 @@ def main() -> None:
                     [("s", i, text) for i, text in enumerate(LINES)],
                 )
             conn.commit()
-            row("bare psycopg executemany, 1 transaction", len(LINES) / (time.perf_counter() - started), "lines/s")
+            row(
+                "bare psycopg executemany, 1 transaction",
+                len(LINES) / (time.perf_counter() - started),
+                "lines/s",
+            )
             started = time.perf_counter()
             with conn.cursor() as cur, cur.copy("COPY bare FROM STDIN") as copy:
                 for i, text in enumerate(LINES):
@@ -57,7 +65,9 @@ def main() -> None:
             row("bare psycopg COPY", len(LINES) / (time.perf_counter() - started), "lines/s")
 
         print("\nGET /v1/memory?lines=true on a 10,000-line subject (200 reads each)")
-        cached = timed(lambda: http.get("/v1/memory", params={"subject": "one-call", "lines": "true"}))
+        cached = timed(
+            lambda: http.get("/v1/memory", params={"subject": "one-call", "lines": "true"})
+        )
         row_ms("dossier, from the Redis cache", cached)
 
         cache = redis.Redis.from_url(redis_client_url(bench.redis_url))
@@ -70,7 +80,10 @@ def main() -> None:
         row_ms("dossier, from PostgreSQL (cache emptied each time)", timed(uncached))
         cache.delete("bench:list")
         cache.rpush("bench:list", *LINES)
-        row_ms("bare Redis LRANGE of 10,000 lines (no HTTP)", timed(lambda: cache.lrange("bench:list", 0, -1)))
+        row_ms(
+            "bare Redis LRANGE of 10,000 lines (no HTTP)",
+            timed(lambda: cache.lrange("bench:list", 0, -1)),
+        )
         cache.delete("bench:list")
 
 

@@ -1,0 +1,65 @@
+"""`POST /v1/systemone`: wire-compatible with the System One API, plus `subject` and `memory`."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends
+
+from app.cache import get_subject_cache
+from app.decisions.service import DecisionService
+from app.decisions.wire import parse_request
+from app.deps import TenantDep
+from app.engines.registry import default_engine
+from app.memory.routes import ServiceDep as MemoryServiceDep
+from app.recall.cache import RecallIndexCache
+from app.settings import get_settings
+
+router = APIRouter(tags=["decisions"])
+
+
+@lru_cache
+def recall_indexes() -> RecallIndexCache:
+    """One per process, so a subject's index is built once per version."""
+    return RecallIndexCache(get_subject_cache())
+
+
+def _service(memory: MemoryServiceDep) -> DecisionService:
+    return DecisionService(memory, recall_indexes(), default_engine(), get_settings())
+
+
+ServiceDep = Annotated[DecisionService, Depends(_service)]
+
+EXAMPLE = {
+    "model": "dossier-lexical-1",
+    "subject": "northwind-traders",
+    "state": "Our service is down and customers cannot log in.",
+    "questions": {"escalate": {"type": "noul", "instructions": "Escalate this ticket?"}},
+    "memory": {"top_k": 6},
+}
+
+
+@router.post("/v1/systemone")
+def systemone(
+    tenant: TenantDep,
+    service: ServiceDep,
+    body: Annotated[Any, Body(examples=[EXAMPLE])],
+) -> dict[str, Any]:
+    """Answer System One questions about a state, with the subject's memory placed before it."""
+    return service.decide(tenant, parse_request(body))
+
+
+@router.get("/v1/models")
+def models(_: TenantDep) -> dict[str, Any]:
+    """The models the configured engine answers with."""
+    return {
+        "models": [
+            {
+                "name": name,
+                "description": f"{default_engine().name} engine",
+                "release_date": "2026-11-29",
+            }
+            for name in default_engine().models()
+        ]
+    }

@@ -1,0 +1,566 @@
+"""Lexical recall over one subject's lines: words and short phrases, BM25 weights.
+
+Recall shows the engine the few lines that share names and phrases with the state (seed,
+"Making sure the right lines are found"). It is deliberately lexical: a fact worded very
+differently from the state is missed, and that is documented behaviour, not a bug.
+
+Words come from `app.text.words.index_terms`, the module forget uses too, so both agree on
+what a word is (case, accents, apostrophes, hyphens). On top of it, and only inside recall
+(applied alike to lines and queries), this module drops a small list of English function
+words and folds plurals, so "invoices" finds "invoice". Forget never sees these folds: it
+checks every line recall returns with its own whole-word matching.
+
+A phrase is a pair of content words that stand next to each other once function words are
+left out ("written in Swedish" gives "written swedish"). Phrases are indexed as terms of
+their own, so a line that shares a pair outranks one that holds the same words apart.
+
+The index is built once per subject version and cached by the caller, in process and in
+Redis, so every weight a query needs is computed at build time: a query only adds
+precomputed numbers along posting lists, and skips whole posting lists once they can no
+longer change the answer (see `recall`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import sys
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from math import log
+from operator import itemgetter
+from typing import NamedTuple
+
+from app.text.words import index_terms
+
+# BM25 parameters. Lines are single facts of similar length, so the usual values fit.
+K1 = 1.2
+B = 0.75
+
+PHRASE_WEIGHT = 1.0
+"""Multiplier of a phrase's BM25 weight. A shared pair is rarer than its two words, so its idf
+already rewards it; weighting it like a word keeps one phrase from outvoting the rest."""
+
+STATE_WEIGHT = 1.0
+NAME_WEIGHT = 1.0
+QUESTION_WEIGHT = 0.5
+"""Question words weigh half of state and name words. The question text (instructions and
+criteria) is the same for every decision of a kind, so its words would pull the same lines
+every time; at half weight they still find a line the state cannot reach (the reply-language
+line for "Which language should the reply be written in?"), yet a line that matches this
+state as well wins over one that only matches the question. Names weigh as much as the
+state: they are what the decision is about, and a name shared by every line of the subject
+already has a tiny idf, so it ranks such lines only when nothing else does."""
+
+STOP_WORDS = frozenset(
+    """
+    a about again all also am an and any are as at be because been being both but by can
+    could did do does doing during each either few for from further had has have having he
+    her here hers herself him himself his how i if in into is it its itself just me more
+    most my myself neither nor of on once only or other ought our ours ourselves own same
+    shall she should so some such than that the their theirs them themselves then there
+    these they this those through to too until very was we were what when where which while
+    who whom whose why will with would you your yours yourself yourselves
+    dont doesnt didnt isnt arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt
+    havent hadnt im ive youre youve theyre theyve weve hes shes lets
+    """.split()
+)
+"""English function words: they are in most lines, so they should not make a line relevant.
+Words that carry meaning in a state ("down", "out", "not", "no", "off", "before") are kept."""
+
+_PAIR_JOINER = " "  # index terms never hold a space, so a pair cannot clash with a word
+_FORMAT_VERSION = 1
+_MAGIC = b"DRI1"
+
+
+class CorruptIndex(ValueError):
+    """Serialised index bytes that are not a well-formed index of this format version."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A recalled line: its position in the subject's lines, and its score."""
+
+    index: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class RecallOptions:
+    """The request's `memory` knobs (seed "Using" and "Making sure the right lines are found").
+
+    top_k: at most this many lines. min_share: keep a line only when its score reaches this
+    share of the best line's. use_names / use_question_words: search the subject's names and
+    the question text too. focus: keep a line only when it shares a word with the state
+    beyond the subject's names.
+    """
+
+    top_k: int = 6
+    min_share: float = 0.2
+    use_names: bool = True
+    use_question_words: bool = True
+    focus: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int):
+            raise ValueError("top_k must be an integer")
+        if not 1 <= self.top_k <= 20:
+            raise ValueError("top_k must be between 1 and 20")
+        if not 0.05 <= self.min_share <= 1:
+            raise ValueError("min_share must be between 0.05 and 1")
+
+
+def subject_name_words(subject_id: str) -> list[str]:
+    """The words of a subject id ("northwind-traders" → northwind, traders).
+
+    A short number ("acct-1" → acct) is left out: "1" is in too many lines to be a name,
+    while a longer one ("acct-7781" → acct, 7781) can be an account number lines mention.
+    """
+    words = subject_id.replace("_", "-").split("-")
+    return [w for w in words if any(ch.isalpha() for ch in w) or len(w) >= 3]
+
+
+def fold_plural(term: str) -> str:
+    """A plural and its singular as one term ("invoices", "invoice" → invoice; "stories",
+    "story" → stori; "movies", "movie" → movi). Not a stemmer: verb and other endings stay.
+
+    The y/ie endings are written as "i" in both forms, so the singular and its "-ies" plural
+    meet. Only alphabetic terms are folded (a date's digits or "2020s" stay as they are).
+    """
+    if not term.isalpha():
+        return term
+    if len(term) > 3:
+        if term.endswith("ies") and len(term) > 4:
+            return term[:-3] + "i"
+        if term.endswith(("sses", "xes", "zes", "ches", "shes")):
+            term = term[:-2]
+        elif term.endswith("s") and not term.endswith(("ss", "us", "is")):
+            term = term[:-1]
+    if len(term) >= 3 and term.endswith("y"):
+        return term[:-1] + "i"
+    if len(term) >= 4 and term.endswith("ie"):
+        return term[:-1]
+    return term
+
+
+def content_terms(text: str) -> list[str]:
+    """The words of `text` that recall scores, in order: function words left out, plurals
+    folded. Splitting, case and accents are `index_terms`'s, shared with forget.
+
+    `index_terms` runs on each whitespace-separated chunk rather than on the whole text,
+    with the chunk's terms cached: a word never spans whitespace (every character of a word
+    is a letter, digit, mark, apostrophe or hyphen), so the result is the same, and the
+    common chunks of a subject's states cost a cache lookup instead of folding each time.
+    """
+    terms: list[str] = []
+    for chunk in text.split():
+        terms.extend(_chunk_terms(chunk))
+    return terms
+
+
+@lru_cache(maxsize=65536)
+def _chunk_terms(chunk: str) -> tuple[str, ...]:
+    terms = (fold_plural(t) for t in index_terms(chunk) if t not in STOP_WORDS)
+    return tuple(t for t in terms if t)
+
+
+def phrase_terms(terms: Sequence[str]) -> list[str]:
+    """Adjacent pairs of content words, as the terms that index them."""
+    return [a + _PAIR_JOINER + b for a, b in zip(terms, terms[1:], strict=False)]
+
+
+class RecallIndex:
+    """Posting lists of one subject's lines, with every BM25 contribution precomputed.
+
+    For term t, `_ids[_offsets[t]:_offsets[t + 1]]` are the lines holding it (ascending) and
+    `_weights` over the same range the score each of those lines gets from it; `_max_weight`
+    bounds that score, which lets a query skip lists that cannot change its answer. Arrays
+    rather than lists keep a cached 10,000-line subject at a few megabytes in process.
+    """
+
+    __slots__ = ("line_count", "_term_ids", "_terms", "_offsets", "_ids", "_weights", "_max_weight")
+
+    def __init__(
+        self,
+        line_count: int,
+        terms: list[str],
+        offsets: array,
+        ids: array,
+        weights: array,
+        max_weight: array,
+    ) -> None:
+        self.line_count = line_count
+        self._terms = terms
+        self._term_ids = {term: n for n, term in enumerate(terms)}
+        self._offsets = offsets
+        self._ids = ids
+        self._weights = weights
+        self._max_weight = max_weight
+
+    @property
+    def term_count(self) -> int:
+        return len(self._terms)
+
+    def _postings(self, term_id: int) -> tuple[array, array]:
+        start, end = self._offsets[term_id], self._offsets[term_id + 1]
+        return self._ids[start:end], self._weights[start:end]
+
+    def to_bytes(self) -> bytes:
+        """Compact, safe-to-load bytes: a JSON header (format, line count, terms) and the
+        posting arrays as little-endian numbers, zlib-compressed. No pickle."""
+        header = json.dumps(
+            {
+                "v": _FORMAT_VERSION,
+                "lines": self.line_count,
+                "ids": self._ids.typecode,
+                "terms": self._terms,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ).encode()
+        parts = [len(header).to_bytes(4, "little"), header]
+        for values in (self._offsets, self._ids, self._weights, self._max_weight):
+            parts.append(_little_endian(values))
+        return _MAGIC + zlib.compress(b"".join(parts), 1)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> RecallIndex:
+        """Load bytes from `to_bytes`; anything malformed raises `CorruptIndex`."""
+        if not data.startswith(_MAGIC):
+            raise CorruptIndex("not a recall index")
+        try:
+            body = zlib.decompress(data[len(_MAGIC) :])
+            header_len = int.from_bytes(body[:4], "little")
+            header = json.loads(body[4 : 4 + header_len].decode())
+        except (zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CorruptIndex("unreadable recall index") from exc
+        if not isinstance(header, dict) or header.get("v") != _FORMAT_VERSION:
+            raise CorruptIndex("unknown recall index version")
+        line_count, terms, id_code = header.get("lines"), header.get("terms"), header.get("ids")
+        if (
+            not isinstance(line_count, int)
+            or line_count < 0
+            or not isinstance(terms, list)
+            or not all(isinstance(t, str) for t in terms)
+            or id_code not in ("H", "I")
+        ):
+            raise CorruptIndex("malformed recall index header")
+        view = memoryview(body)[4 + header_len :]
+        offsets, view = _read_array("I", len(terms) + 1, view)
+        total = offsets[-1] if offsets else 0
+        ids, view = _read_array(id_code, total, view)
+        weights, view = _read_array("f", total, view)
+        max_weight, view = _read_array("f", len(terms), view)
+        ascending = all(a <= b for a, b in zip(offsets, offsets[1:], strict=False))
+        if len(view) or offsets[0] != 0 or not ascending:
+            raise CorruptIndex("malformed recall index postings")
+        if total and max(ids) >= line_count:
+            raise CorruptIndex("recall index names a line it does not have")
+        return cls(line_count, terms, offsets, ids, weights, max_weight)
+
+
+def build_index(lines: Sequence[str]) -> RecallIndex:
+    """Index a subject's lines (BM25 with K1, B; phrases weighted by PHRASE_WEIGHT)."""
+    per_line: list[tuple[dict[str, int], int]] = []
+    doc_freq: dict[str, int] = {}
+    for line in lines:
+        terms = content_terms(line)
+        counts: dict[str, int] = {}
+        for term in terms:
+            counts[term] = counts.get(term, 0) + 1
+        for pair in phrase_terms(terms):
+            counts[pair] = counts.get(pair, 0) + 1
+        for term in counts:
+            doc_freq[term] = doc_freq.get(term, 0) + 1
+        per_line.append((counts, len(terms)))
+
+    line_count = len(lines)
+    average_length = sum(length for _, length in per_line) / line_count if line_count else 0.0
+    term_list = sorted(doc_freq)
+    term_ids = {term: n for n, term in enumerate(term_list)}
+    postings: list[list[tuple[int, float]]] = [[] for _ in term_list]
+    idf = [_idf(line_count, doc_freq[term]) for term in term_list]
+    for line_no, (counts, length) in enumerate(per_line):
+        norm = K1 * (1 - B + B * length / average_length) if average_length else K1
+        for term, tf in counts.items():
+            term_id = term_ids[term]
+            weight = idf[term_id] * tf * (K1 + 1) / (tf + norm)
+            if _PAIR_JOINER in term:
+                weight *= PHRASE_WEIGHT
+            postings[term_id].append((line_no, weight))
+
+    offsets = array("I", [0])
+    ids = array("H" if line_count <= 0xFFFF else "I")
+    weights = array("f")
+    max_weight = array("f")
+    for entries in postings:
+        ids.extend(line_no for line_no, _ in entries)
+        weights.extend(weight for _, weight in entries)
+        offsets.append(len(ids))
+        # the bound must hold for the stored float32 weights, so take it from them
+        max_weight.append(max(weights[offsets[-2] : offsets[-1]]))
+    return RecallIndex(line_count, term_list, offsets, ids, weights, max_weight)
+
+
+class _QueryTerm(NamedTuple):
+    bound: float  # the most this term can add to a line's score
+    weight: float  # query weight (state, name or question)
+    term_id: int
+    focus: bool  # a state word beyond the subject's names
+
+
+def recall(
+    index: RecallIndex,
+    *,
+    state: str,
+    question: str,
+    names: Sequence[str],
+    options: RecallOptions,
+) -> list[Hit]:
+    """The lines to show the engine for this state, best first.
+
+    A line's score is the sum, over the query's words and phrases it holds, of the term's
+    BM25 weight times the query weight of its source (state, names, question; a term from
+    several sources counts once, at its highest weight). Kept: lines with a positive score
+    (with `focus`, only those holding a state word beyond the names), reaching `min_share`
+    of the best such line, at most `top_k`. Ties go to the earlier line.
+
+    Terms are added highest possible contribution first. Before a long posting list, the
+    best partial scores give a lower bound on the final cut-off (the top_k-th score and
+    min_share of the best); once all the terms left together could not lift an unseen line
+    over it, the remaining lists only update lines already seen (the MaxScore idea), so the
+    common words of a large subject, its own name among them, cost little.
+    """
+    if index.line_count == 0:
+        return []
+    query = _query_terms(
+        index,
+        state=state,
+        question=question if options.use_question_words else "",
+        names=names,
+        use_names=options.use_names,
+    )
+    if not query:
+        return []
+    scores, focused = _accumulate(index, query, options)
+    return _select(scores, focused, options)
+
+
+def _query_terms(
+    index: RecallIndex, *, state: str, question: str, names: Sequence[str], use_names: bool
+) -> list[_QueryTerm]:
+    """Query terms with their weights and bounds, largest bound first. The names' words are
+    never focus words, even when names are not searched: sharing only the subject's name
+    with the state is what focus leaves out."""
+    weights: dict[str, float] = {}
+    name_words: set[str] = set()
+    for name in names:
+        name_terms = _cached_terms(name)
+        name_words.update(name_terms)
+        if use_names:
+            _raise_weights(weights, name_terms, NAME_WEIGHT)
+            _raise_weights(weights, phrase_terms(name_terms), NAME_WEIGHT)
+    if question:
+        question_terms = _cached_terms(question)
+        _raise_weights(weights, question_terms, QUESTION_WEIGHT)
+        _raise_weights(weights, phrase_terms(question_terms), QUESTION_WEIGHT)
+    state_terms = content_terms(state)
+    _raise_weights(weights, state_terms, STATE_WEIGHT)
+    _raise_weights(weights, phrase_terms(state_terms), STATE_WEIGHT)
+    focus_words = set(state_terms) - name_words
+
+    query = []
+    for term, weight in weights.items():
+        term_id = index._term_ids.get(term)
+        if term_id is not None:
+            bound = weight * index._max_weight[term_id]
+            query.append(_QueryTerm(bound, weight, term_id, term in focus_words))
+    query.sort(key=lambda q: (-q.bound, q.term_id))
+    return query
+
+
+@lru_cache(maxsize=1024)
+def _cached_terms(text: str) -> tuple[str, ...]:
+    """Content terms of a question or name: the same text comes with every decision."""
+    return tuple(content_terms(text))
+
+
+def _raise_weights(weights: dict[str, float], terms: Iterable[str], weight: float) -> None:
+    for term in terms:
+        if weights.get(term, 0.0) < weight:
+            weights[term] = weight
+
+
+# A posting list shorter than this is cheaper to add than to check whether it can be skipped.
+_CHECK_FROM = 64
+# Once only seen lines are updated, this many of them are cheaper to update than to prune.
+_FEW_SEEN = 32
+_PROBE = False
+
+
+def _accumulate(
+    index: RecallIndex, query: list[_QueryTerm], options: RecallOptions
+) -> tuple[dict[int, float], set[int] | None]:
+    """Scores of every line that can still make the answer, and (with focus) the lines
+    that hold a focus word.
+
+    `cut` is a lower bound of the final cut-off score, raised before each long list: the
+    best lines so far are looked up in the lists left (`_probe`), which gives their final
+    scores, and the top_k-th of those and min_share of the best can only be exceeded."""
+    scores: dict[int, float] = {}
+    focused: set[int] | None = set() if options.focus else None
+    offsets = index._offsets
+    lengths = [offsets[q.term_id + 1] - offsets[q.term_id] for q in query]
+    remaining = sum(q.bound for q in query)
+    cut = 0.0
+    probed = False
+    only_seen = False  # True once no unseen line can reach the answer
+    for at, (q, length) in enumerate(zip(query, lengths, strict=True)):
+        if only_seen:
+            if len(scores) > options.top_k:
+                scores = _at_least(scores, cut * (1 - 1e-6) - remaining)
+        elif length >= _CHECK_FROM and scores:
+            if focused is None and not probed and _PROBE:
+                probed = True
+                cut = max(cut, _probe(index, query[at:], scores, options))
+            else:
+                cut = max(cut, _cut_lower_bound(scores, focused, options))
+            if remaining < cut * (1 - 1e-6):
+                only_seen = True
+                # a line that cannot reach the cut with every term left is out already
+                scores = _at_least(scores, cut * (1 - 1e-6) - remaining)
+        ids, weights = index._postings(q.term_id)
+        if only_seen:
+            _add_to_seen(scores, focused if q.focus else None, ids, weights, q.weight)
+        else:
+            _add_all(scores, ids, weights, q.weight)
+            if focused is not None and q.focus:
+                focused.update(ids)
+        remaining -= q.bound
+    return scores, focused
+
+
+def _probe(
+    index: RecallIndex, rest: list[_QueryTerm], scores: dict[int, float], options: RecallOptions
+) -> float:
+    """A lower bound of the final cut: the final scores of the top_k best lines so far (their
+    scores plus what the terms left give them), the least of them and min_share of the best."""
+    best = heapq.nlargest(options.top_k, scores.items(), key=itemgetter(1))
+    offsets, all_ids, all_weights = index._offsets, index._ids, index._weights
+    finals = []
+    for line_no, score in best:
+        for q in rest:
+            start, end = offsets[q.term_id], offsets[q.term_id + 1]
+            found = bisect_left(all_ids, line_no, start, end)
+            if found < end and all_ids[found] == line_no:
+                score += all_weights[found] * q.weight
+        finals.append(score)
+    share = max(finals) * options.min_share
+    return max(share, min(finals)) if len(finals) == options.top_k else share
+
+
+def _cut_lower_bound(
+    scores: dict[int, float], focused: set[int] | None, options: RecallOptions
+) -> float:
+    """A score every kept line will reach, from partial scores (which only grow): the larger
+    of min_share of the best and the top_k-th best."""
+    values: Collection[float]
+    if focused is None:
+        values = scores.values()
+    else:
+        values = [scores[line_no] for line_no in focused & scores.keys()]
+    if not values:
+        return 0.0
+    share = max(values) * options.min_share
+    if len(values) < options.top_k:
+        return share
+    return max(share, heapq.nlargest(options.top_k, values)[-1])
+
+
+def _at_least(scores: dict[int, float], floor: float) -> dict[int, float]:
+    return {line_no: score for line_no, score in scores.items() if score >= floor}
+
+
+def _add_all(scores: dict[int, float], ids: array, weights: array, query_weight: float) -> None:
+    """Add a term's weights to its lines' scores, starting a score for a line not seen yet."""
+    if not scores and query_weight == 1.0:
+        scores.update(zip(ids, weights, strict=True))
+        return
+    get = scores.get
+    if query_weight == 1.0:
+        for line_no, weight in zip(ids, weights, strict=True):
+            scores[line_no] = get(line_no, 0.0) + weight
+    else:
+        for line_no, weight in zip(ids, weights, strict=True):
+            scores[line_no] = get(line_no, 0.0) + weight * query_weight
+
+
+def _add_to_seen(
+    scores: dict[int, float],
+    focused: set[int] | None,
+    ids: array,
+    weights: array,
+    query_weight: float,
+) -> None:
+    """Add a term's weights to the lines already scored, and to no other: by walking the
+    list when it is short, by bisecting it for each seen line when it is long."""
+    if len(ids) <= 4 * len(scores):
+        for line_no, weight in zip(ids, weights, strict=True):
+            if line_no in scores:
+                scores[line_no] += weight * query_weight
+                if focused is not None:
+                    focused.add(line_no)
+        return
+    size = len(ids)
+    for line_no in scores:
+        at = bisect_left(ids, line_no)
+        if at < size and ids[at] == line_no:
+            scores[line_no] += weights[at] * query_weight
+            if focused is not None:
+                focused.add(line_no)
+
+
+def _select(
+    scores: dict[int, float], focused: set[int] | None, options: RecallOptions
+) -> list[Hit]:
+    """Lines reaching min_share of the best, at most top_k, best first, ties to the earlier."""
+    if focused is not None:
+        scores = {line_no: scores[line_no] for line_no in focused & scores.keys()}
+    if not scores:
+        return []
+    best = max(scores.values())
+    if best <= 0:
+        return []
+    scores = _at_least(scores, best * options.min_share * (1 - 1e-9))
+    if len(scores) > options.top_k:
+        scores = _at_least(scores, heapq.nlargest(options.top_k, scores.values())[-1])
+    top = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: options.top_k]
+    return [Hit(line_no, score) for line_no, score in top]
+
+
+def _idf(line_count: int, doc_freq: int) -> float:
+    """BM25 idf that stays positive: a word in every line still counts a little (names)."""
+    return log(1 + (line_count - doc_freq + 0.5) / (doc_freq + 0.5))
+
+
+def _little_endian(values: array) -> bytes:
+    if sys.byteorder == "little":
+        return values.tobytes()
+    swapped = array(values.typecode, values)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def _read_array(typecode: str, count: int, view: memoryview) -> tuple[array, memoryview]:
+    values = array(typecode)
+    size = values.itemsize * count
+    if count < 0 or len(view) < size:
+        raise CorruptIndex("truncated recall index")
+    values.frombytes(view[:size])
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values, view[size:]

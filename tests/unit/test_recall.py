@@ -1,0 +1,285 @@
+"""Recall engine: the seed's own examples, one test per knob."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.recall.engine import (
+    CorruptIndex,
+    RecallIndex,
+    RecallOptions,
+    build_index,
+    fold_plural,
+    recall,
+    subject_name_words,
+)
+
+
+def texts(lines: list[str], **kwargs: object) -> list[str]:
+    """The recalled lines' texts, best first."""
+    options = kwargs.pop("options", RecallOptions())
+    assert isinstance(options, RecallOptions)
+    query = {"state": "", "question": "", "names": (), **kwargs}
+    hits = recall(build_index(lines), options=options, **query)  # type: ignore[arg-type]
+    return [lines[hit.index] for hit in hits]
+
+
+# --- names -------------------------------------------------------------------------------
+
+NORTHWIND_LINES = [
+    "The office coffee machine is serviced every Friday.",
+    "Northwind Traders holds a premium support contract.",
+    "Globex pays its invoices by bank transfer.",
+    "Escalate every Northwind outage to the on-call engineer.",
+    "Parking permits are renewed in January.",
+]
+TICKET = "Our service is down and customers cannot log in."
+
+
+def test_subject_name_words_split_the_id() -> None:
+    assert subject_name_words("northwind-traders") == ["northwind", "traders"]
+    assert subject_name_words("acct_7781") == ["acct", "7781"]
+    assert subject_name_words("acct-1") == ["acct"]
+
+
+def test_names_find_the_subjects_lines_when_the_state_does_not_name_it() -> None:
+    names = subject_name_words("northwind-traders")
+    found = texts(NORTHWIND_LINES, state=TICKET, names=names)
+    assert set(found) == {NORTHWIND_LINES[1], NORTHWIND_LINES[3]}
+
+
+def test_names_off_does_not_find_them() -> None:
+    names = subject_name_words("northwind-traders")
+    found = texts(
+        NORTHWIND_LINES, state=TICKET, names=names, options=RecallOptions(use_names=False)
+    )
+    assert NORTHWIND_LINES[1] not in found
+    assert NORTHWIND_LINES[3] not in found
+
+
+def test_aliases_are_names_too() -> None:
+    lines = ["Globex Corporation renews in March.", "The canteen opens at eight."]
+    found = texts(lines, state=TICKET, names=["acct", "Globex Corporation"])
+    assert found == [lines[0]]
+
+
+# --- question words ----------------------------------------------------------------------
+
+CONTOSO_LINES = [
+    "Contoso exports its monthly reports to CSV.",
+    "Contoso's report export runs every Monday night.",
+    "Contoso reports are exported to the finance share.",
+    "The Contoso export of sales reports needs an admin login.",
+    "Contoso asked for weekly reports instead of monthly ones.",
+    "Contoso's reports exported last week were missing totals.",
+    "Contoso reviews exported reports with their accountant.",
+    "Failed Contoso report exports are retried after an hour.",
+    "Contoso keeps exported reports for seven years.",
+    "Contoso's export reports go to Dana in finance.",
+    "Contoso's team wants every reply written in Swedish.",
+]
+SWEDISH = CONTOSO_LINES[-1]
+EXPORT_STATE = "The export of the monthly reports failed again. Can you check the reports export?"
+LANGUAGE_QUESTION = "Which language should the reply be written in?"
+
+
+def test_question_words_find_the_language_line() -> None:
+    found = texts(CONTOSO_LINES, state=EXPORT_STATE, question=LANGUAGE_QUESTION, names=["contoso"])
+    assert SWEDISH in found
+    assert len(found) <= 6
+
+
+def test_question_words_off_leave_it_out_of_top_k() -> None:
+    found = texts(
+        CONTOSO_LINES,
+        state=EXPORT_STATE,
+        question=LANGUAGE_QUESTION,
+        names=["contoso"],
+        options=RecallOptions(use_question_words=False, min_share=0.05),
+    )
+    assert len(found) == 6
+    assert SWEDISH not in found
+
+
+def test_question_words_weigh_half_of_state_words() -> None:
+    index = build_index(["Send invoices in Swedish.", "Invoices go to Dana."])
+    by_question = recall(
+        index, state="", question="Whom to send it to?", names=(), options=RecallOptions()
+    )
+    by_state = recall(index, state="send", question="", names=(), options=RecallOptions())
+    assert [hit.index for hit in by_question] == [hit.index for hit in by_state] == [0]
+    assert by_question[0].score == pytest.approx(by_state[0].score / 2)
+
+
+# --- focus -------------------------------------------------------------------------------
+
+FABRIKAM_LINES = [
+    "Fabrikam pays invoices within 30 days.",
+    "Fabrikam tickets go to the second-line team.",
+]
+LAUNCH = "send this launch mail?"
+
+
+def test_without_focus_the_names_bring_the_off_topic_lines() -> None:
+    found = texts(FABRIKAM_LINES, state=LAUNCH, names=["fabrikam"])
+    assert set(found) == set(FABRIKAM_LINES)
+
+
+def test_focus_drops_lines_that_share_only_the_name() -> None:
+    found = texts(
+        FABRIKAM_LINES, state=LAUNCH, names=["fabrikam"], options=RecallOptions(focus=True)
+    )
+    assert found == []
+
+
+def test_focus_keeps_only_the_opt_out_line() -> None:
+    lines = [*FABRIKAM_LINES, "Fabrikam opted out of marketing mail."]
+    found = texts(lines, state=LAUNCH, names=["fabrikam"], options=RecallOptions(focus=True))
+    assert found == [lines[2]]
+
+
+def test_focus_does_not_count_a_name_even_when_names_are_off() -> None:
+    lines = ["Fabrikam pays invoices within 30 days."]
+    options = RecallOptions(focus=True, use_names=False)
+    assert texts(lines, state="Fabrikam launch mail", names=["fabrikam"], options=options) == []
+
+
+# --- min_share ---------------------------------------------------------------------------
+
+DUNGEON_LINES = [
+    "In the Coin Hall, the hero always goes down the narrow plain stair.",
+    "In the Torch Hall, the hero always walks along the corridor to the torches.",
+    "In the Bone Hall, the hero always takes the narrow door, never the stair.",
+]
+COIN_HALL = (
+    "The hero stands in the Coin Hall. Gold coins lie along the corridor; "
+    "a narrow plain stair goes down. Which way?"
+)
+
+
+def test_default_min_share_keeps_the_other_rooms() -> None:
+    found = texts(DUNGEON_LINES, state=COIN_HALL, names=["hero"])
+    assert found[0] == DUNGEON_LINES[0]
+    assert len(found) > 1
+
+
+def test_min_share_half_keeps_only_the_coin_hall_line() -> None:
+    options = RecallOptions(min_share=0.5)
+    assert texts(DUNGEON_LINES, state=COIN_HALL, names=["hero"], options=options) == [
+        DUNGEON_LINES[0]
+    ]
+
+
+# --- top_k -------------------------------------------------------------------------------
+
+
+def test_top_k_bounds_the_lines() -> None:
+    lines = [f"Invoice {n} for Fabrikam was paid late." for n in range(30)]
+    assert len(texts(lines, state="late invoice", options=RecallOptions(top_k=3))) == 3
+    assert len(texts(lines, state="late invoice", options=RecallOptions(top_k=20))) == 20
+    assert len(texts(lines, state="late invoice")) == 6
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"top_k": 0}, {"top_k": 21}, {"min_share": 0.01}, {"min_share": 1.5}]
+)
+def test_options_out_of_range_are_refused(kwargs: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        RecallOptions(**kwargs)  # type: ignore[arg-type]
+
+
+# --- words and phrases -------------------------------------------------------------------
+
+
+def test_a_shared_phrase_ranks_above_the_same_words_apart() -> None:
+    lines = [
+        "Support for the contract ends with the premium renewal.",
+        "The premium support contract ends in May.",
+    ]
+    assert texts(lines, state="Does the premium support cover this?") == [lines[1], lines[0]]
+
+
+def test_function_words_alone_do_not_make_a_line_relevant() -> None:
+    assert texts(["The reply is in the box."], state="What is the time?") == []
+
+
+def test_accents_and_case_are_folded() -> None:
+    lines = ["Call muller before noon.", "Müller prefers email.", "Mull it over."]
+    found = texts(lines, state="A note from MÜLLER")
+    assert set(found) == {lines[0], lines[1]}
+
+
+def test_plurals_meet_their_singular() -> None:
+    assert fold_plural("invoices") == fold_plural("invoice")
+    assert fold_plural("stories") == fold_plural("story")
+    assert fold_plural("movies") == fold_plural("movie")
+    assert fold_plural("classes") == fold_plural("class")
+    assert fold_plural("status") == "status"
+    assert texts(["Fabrikam sends one invoice a month."], state="invoices") != []
+
+
+def test_no_match_recalls_nothing() -> None:
+    assert texts(NORTHWIND_LINES, state="zebra crossing") == []
+    assert recall(build_index([]), state="x", question="", names=(), options=RecallOptions()) == []
+
+
+# --- serialisation -----------------------------------------------------------------------
+
+
+def test_round_trip_gives_the_same_hits() -> None:
+    lines = CONTOSO_LINES + DUNGEON_LINES + ["Åsa prefers email.", "Ticket 2026-10-16 closed."]
+    index = build_index(lines)
+    loaded = RecallIndex.from_bytes(index.to_bytes())
+    assert loaded.line_count == index.line_count
+    assert loaded.term_count == index.term_count
+    for state in (EXPORT_STATE, COIN_HALL, "asa", "2026"):
+        query = {"state": state, "question": LANGUAGE_QUESTION, "names": ["contoso"]}
+        expected = recall(index, options=RecallOptions(min_share=0.05), **query)  # type: ignore[arg-type]
+        assert recall(loaded, options=RecallOptions(min_share=0.05), **query) == expected  # type: ignore[arg-type]
+        assert expected
+
+
+@pytest.mark.parametrize("bad", [b"", b"pickle", b"DRI1garbage", b"DRI1" + b"x\x9c\x03\x00"])
+def test_malformed_bytes_are_refused(bad: bytes) -> None:
+    with pytest.raises(CorruptIndex):
+        RecallIndex.from_bytes(bad)
+
+
+def test_truncated_bytes_are_refused() -> None:
+    import zlib
+
+    data = build_index(CONTOSO_LINES).to_bytes()
+    body = zlib.decompress(data[4:])
+    with pytest.raises(CorruptIndex):
+        RecallIndex.from_bytes(data[:4] + zlib.compress(body[:-8]))
+
+
+# --- many lines --------------------------------------------------------------------------
+
+
+def test_skipping_common_lists_keeps_the_exact_answer() -> None:
+    """With many lines sharing the names, the pruned query returns what full scoring does."""
+    lines = [f"Northwind order {n} shipped to customer {n % 97} by road." for n in range(3000)]
+    lines[1234] = "Northwind customers cannot log in after the password reset."
+    lines[2345] = "Northwind escalates log in outages to the on-call engineer."
+    index = build_index(lines)
+    options = RecallOptions(top_k=5, min_share=0.05)
+    hits = recall(index, state=TICKET, question="", names=["northwind"], options=options)
+    assert [hit.index for hit in hits[:2]] == [1234, 2345]
+    assert hits == _brute_force(lines, TICKET, options)
+
+
+def _brute_force(lines: list[str], state: str, options: RecallOptions) -> list[object]:
+    """Score each line on its own index lists, no skipping, for comparison."""
+    from app.recall import engine
+
+    index = build_index(lines)
+    query = engine._query_terms(
+        index, state=state, question="", names=["northwind"], use_names=True
+    )
+    scores: dict[int, float] = {}
+    for q in query:
+        ids, weights = index._postings(q.term_id)
+        for line_no, weight in zip(ids, weights, strict=True):
+            scores[line_no] = scores.get(line_no, 0.0) + weight * q.weight
+    return engine._select(scores, None, options)
