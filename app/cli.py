@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
+from pathlib import Path
 
 from app.settings import Settings, get_settings, load_settings_or_exit
 
@@ -45,6 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     worker.add_argument("--concurrency", type=int, default=2)
     worker.add_argument("--queues", default="decisions,passes,extraction,ingest,erasure")
     worker.set_defaults(run=_worker)
+
+    demo = commands.add_parser("demo", help="the support-routing example, without and with memory")
+    demo.set_defaults(run=_demo)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")
     migrate.set_defaults(run=_migrate)
@@ -120,13 +124,16 @@ def _run_api(host: str, port: int) -> None:
     server.run()
 
 
-def _spawn_worker() -> subprocess.Popen[bytes]:
+def _spawn_worker(log_to: Path | None = None) -> subprocess.Popen[bytes]:
     """A worker process beside the API, in its own process group so Ctrl-C reaches us first
     and we stop it in order."""
+    output = open(log_to, "ab") if log_to is not None else None  # noqa: SIM115
     return subprocess.Popen(
         [sys.executable, "-m", "app.cli", "worker", "--concurrency", "1"],
         env=dict(os.environ),
         start_new_session=True,
+        stdout=output,
+        stderr=output,
     )
 
 
@@ -158,6 +165,38 @@ def _worker(args: argparse.Namespace) -> None:
                 "--without-mingle",
             ]
         )
+
+
+def _demo(_: argparse.Namespace) -> None:
+    """Runs on the embedded default (or configured services): its own tenant, the API over
+    HTTP and a worker beside it, as `dossier serve` runs them."""
+    import httpx
+
+    from app.db import session_scope
+    from app.demo.run import run, table
+    from app.serving import api_in_thread
+    from app.tenants.service import create_tenant
+
+    settings = load_settings_or_exit()
+    logging.getLogger().setLevel(logging.WARNING)
+    with services(settings) as live:
+        if not settings.embedded:
+            from app.migrate import upgrade
+
+            assert live.database_url is not None
+            upgrade(live.database_url)
+        with session_scope() as (session, _jobs):
+            _tenant, key = create_tenant(session, "demo", live.initial_credit)
+        worker = _spawn_worker(live.data_dir / "worker.log") if settings.embedded else None
+        try:
+            with api_in_thread() as url, httpx.Client(
+                base_url=url, headers={"Authorization": f"Bearer {key.api_key}"}, timeout=60
+            ) as http:
+                print(f"Dossier demo: support routing on the {settings.engine} engine ({url})\n")
+                print(table(run(http)))
+        finally:
+            if worker is not None:
+                _stop(worker)
 
 
 def _migrate(_: argparse.Namespace) -> None:

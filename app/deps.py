@@ -73,3 +73,19 @@ def refuse_query_string(request: Request) -> None:
 
 
 NoQueryString = Depends(refuse_query_string)
+
+
+async def refuse_look_only_body(request: Request) -> None:
+    """Deleting routes have no preview: a field asking them only to look is refused by name."""
+    import json
+
+    from app.lookonly import refuse_look_only_fields
+
+    try:
+        body = json.loads(await request.body() or b"null")
+    except ValueError:
+        return  # the body's own validation reports invalid JSON
+    refuse_look_only_fields(body)
+
+
+NoLookOnly = Depends(refuse_look_only_body)

@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.audit.routes import router as audit_router
 from app.decisions.routes import router as decisions_router
 from app.errors import DossierError
+from app.forget.routes import router as forget_router
 from app.ledger.routes import router as ledger_router
 from app.memory.routes import router as memory_router
 from app.middleware import RequestBodyMiddleware
@@ -29,7 +30,8 @@ def create_app() -> FastAPI:
         version="0.1.0",
         description="Memory and knowledge for decision engines and LLM apps.",
     )
-    for router in (memory_router, decisions_router, ledger_router, audit_router, admin_router):
+    routers = (memory_router, forget_router, decisions_router, ledger_router, audit_router)
+    for router in (*routers, admin_router):
         app.include_router(router)
     app.add_middleware(RequestBodyMiddleware, max_body_bytes=settings.max_body_bytes)
     _install_error_handlers(app)

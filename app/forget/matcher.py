@@ -32,9 +32,10 @@ Related
     case, or holds (in any case) one part of a name of several parts.
 
 Speed
-    A concept is parsed once (cached). Every text first goes through a substring test on a
-    folded copy (a text that holds a word always holds the word's folded spelling), so only
-    the few texts that may hold the concept are split into words.
+    A concept is parsed once (cached). All texts are folded into one string and searched for
+    the folded spelling of each content word and name part standing as a word (a text that
+    holds a word always holds that), so only the few texts that may hold the concept are
+    split into words, and of those only the words that hold such a spelling are compared.
 """
 
 from __future__ import annotations
@@ -202,9 +203,7 @@ def parse_concept(concept: str) -> Concept:
     content = _content_indices(words, names)
     concept_words = tuple(_concept_word(words[i].text, names[i]) for i in content)
     runs = _name_runs(content, names, concept_words)
-    name_parts = tuple(
-        _as_name_part(part) for run in runs for i in run for part in concept_words[i].parts
-    )
+    name_parts = tuple(part for run in runs for i in run for part in concept_words[i].parts)
     needles = tuple(_folded_key(w.text) for w in concept_words)
     part_needles = tuple(dict.fromkeys(p.folded for p in name_parts))
     return Concept(
@@ -214,8 +213,8 @@ def parse_concept(concept: str) -> Concept:
         name_parts=name_parts,
         needles=needles,
         part_needles=part_needles,
-        needle_patterns=tuple(re.compile(_as_word_pattern(n)) for n in needles),
-        part_patterns=tuple(re.compile(_as_word_pattern(n)) for n in part_needles),
+        needle_patterns=tuple(_word_pattern(n) for n in needles),
+        part_patterns=tuple(_word_pattern(n) for n in part_needles),
     )
 
 
@@ -276,11 +275,6 @@ def _name_runs(
     if current:
         runs.append(tuple(current))
     return tuple(run for run in runs if sum(len(words[i].parts) for i in run) > 1)
-
-
-def _as_name_part(part: ConceptPart) -> ConceptPart:
-    """The part as its own name, compared in any case (for related)."""
-    return ConceptPart(part.key, part.folded, capital=False, all_caps=False, genitive=True)
 
 
 def concept_queries(concept: str) -> list[str]:
@@ -461,7 +455,7 @@ def _word_found(word: ConceptWord, text_word: TextWord) -> Found:
 def _unspaced_found(word: ConceptWord, text_word: TextWord) -> Found:
     """Scripts without spaces run words together, so the word may sit inside a longer run:
     removed, but listed, since the run may be another word that contains it."""
-    key = _exact_key(word.text)
+    key = word.parts[0].key
     if text_word.key == key:
         return Found.SURE
     return Found.UNSURE if key in text_word.key else Found.NONE
@@ -490,7 +484,8 @@ def _run_found(run: list[ConceptWord], parts: list[TextPart]) -> Found:
 
 
 def _holds_a_name_part(concept: Concept, words: list[TextWord]) -> bool:
-    """True when the text holds, in any case, one part of a name of several parts."""
+    """True when the text holds, in any case, one part of a name of several parts (only the
+    spelling is compared: case does not matter for related)."""
     return any(
         _spelling_found(part, text_part) != Found.NONE
         for part in concept.name_parts
@@ -542,18 +537,17 @@ def _candidates(concept: Concept, texts: Sequence[str]) -> list[int]:
     """Indices of the texts that may hold the concept or a part of its names. All texts are
     folded and searched as one string (C speed) rather than text by text; ASCII texts, the
     usual case, only need lowercasing, so they are searched apart from the others."""
-    joined = _SEPARATOR.join(texts)
-    if joined.count(_SEPARATOR) != max(len(texts) - 1, 0):
-        return [i for i, text in enumerate(texts) if _may_hold(concept, _search_key(text))]
-    if joined.isascii():
-        return _candidates_among(concept, joined, range(len(texts)))
-    found: list[int] = []
     ascii_flags = list(map(str.isascii, texts))
-    for flags in (ascii_flags, list(map(not_, ascii_flags))):
+    groups = [ascii_flags] if all(ascii_flags) else [ascii_flags, list(map(not_, ascii_flags))]
+    found: list[int] = []
+    for flags in groups:
         indices = list(compress(range(len(texts)), flags))
+        joined = _SEPARATOR.join(compress(texts, flags))
+        if joined.count(_SEPARATOR) != max(len(indices) - 1, 0):  # a text holds the separator
+            return [i for i, text in enumerate(texts) if _may_hold(concept, _search_key(text))]
         if indices:
-            found += _candidates_among(concept, _SEPARATOR.join(compress(texts, flags)), indices)
-    return sorted(found)
+            found += _candidates_among(concept, joined, indices)
+    return sorted(found) if len(groups) > 1 else found
 
 
 def _candidates_among(concept: Concept, joined: str, indices: Sequence[int]) -> list[int]:
@@ -561,8 +555,12 @@ def _candidates_among(concept: Concept, joined: str, indices: Sequence[int]) -> 
     key = _search_key(joined)
     ends = list(accumulate(map(add, map(len, key.split(_SEPARATOR)), repeat(1))))
 
+    searched: dict[re.Pattern[str], set[int]] = {}
+
     def lines_with(pattern: re.Pattern[str]) -> set[int]:
-        return {bisect_right(ends, m.start()) for m in pattern.finditer(key)}
+        if pattern not in searched:  # a name part is often a content word too
+            searched[pattern] = {bisect_right(ends, m.start()) for m in pattern.finditer(key)}
+        return searched[pattern]
 
     lines: set[int] = set()
     for n, pattern in enumerate(concept.needle_patterns):
@@ -583,14 +581,15 @@ def _may_hold(concept: Concept, key: str) -> bool:
     return any(pattern.search(key) for pattern in concept.part_patterns)
 
 
-def _as_word_pattern(needle: str) -> str:
+@lru_cache(maxsize=1024)
+def _word_pattern(needle: str) -> re.Pattern[str]:
     """The needle standing as a word: nothing word-like on either side but a genitive "s".
     The look-behind comes after the literal so the regex engine can jump to the literal.
     Scripts without spaces have no word edges, so there it is any substring."""
-    if _UNSPACED_SCRIPT.search(needle):
-        return re.escape(needle)
     literal = re.escape(needle)
-    return rf"{literal}(?<![^\W_]{literal})s?(?![^\W_])"
+    if _UNSPACED_SCRIPT.search(needle):
+        return re.compile(literal)
+    return re.compile(rf"{literal}(?<![^\W_]{literal})s?(?![^\W_])")
 
 
 def _search_key(text: str) -> str:
@@ -625,7 +624,7 @@ _OTHER_WORD = TextWord(
 
 
 def _strip_possessive(word: str) -> str:
-    """ "Ann's" / "Ann’s" → "Ann": a possessive is the same word."""
+    """Drop a possessive ("Ann's", "Ann’s" → "Ann"): it is the same word."""
     return _POSSESSIVE.sub("", word) or word
 
 

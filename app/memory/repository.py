@@ -148,3 +148,21 @@ def touch(session: Session, subject_id: int) -> None:
         .where(Subject.id == subject_id, Subject.touched_at < func.now() - timedelta(minutes=1))
         .values(touched_at=func.now())
     )
+
+
+def lines_with_ids(session: Session, subject_id: int) -> list[tuple[int, str]]:
+    rows = session.execute(
+        select(Line.id, Line.text).where(Line.subject_id == subject_id).order_by(Line.position)
+    )
+    return [(row.id, row.text) for row in rows]
+
+
+def delete_lines(session: Session, subject: Subject, line_ids: Sequence[int]) -> int:
+    if not line_ids:
+        return 0
+    result = session.execute(
+        delete(Line).where(Line.subject_id == subject.id, Line.id.in_(line_ids))
+    )
+    removed = int(result.rowcount)  # type: ignore[attr-defined]
+    subject.line_count = subject.line_count - removed
+    return removed

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from app.cache import SubjectCache, get_subject_cache
-from app.deps import NoQueryString, TenantDep, UowDep
+from app.deps import NoLookOnly, NoQueryString, TenantDep, UowDep
 from app.memory.schemas import (
     AliasesIn,
     AliasesOut,
@@ -61,7 +61,7 @@ def add_rule(body: RuleIn, tenant: TenantDep, service: ServiceDep) -> RuleCreate
     return service.add_rule(tenant, body)
 
 
-@router.post("/rules/delete", response_model=RulesDeleted, dependencies=[NoQueryString])
+@router.post("/rules/delete", response_model=RulesDeleted, dependencies=[NoQueryString, NoLookOnly])
 def delete_rules(body: RulesDeleteIn, tenant: TenantDep, service: ServiceDep) -> RulesDeleted:
     """Delete rules by id; all or nothing."""
     return service.delete_rules(tenant, body)
@@ -73,13 +73,13 @@ def add_aliases(body: AliasesIn, tenant: TenantDep, service: ServiceDep) -> Alia
     return service.add_aliases(tenant, body)
 
 
-@router.post("/aliases/delete", response_model=AliasesOut, dependencies=[NoQueryString])
+@router.post("/aliases/delete", response_model=AliasesOut, dependencies=[NoQueryString, NoLookOnly])
 def delete_aliases(body: AliasesIn, tenant: TenantDep, service: ServiceDep) -> AliasesOut:
     """Take names out of the subject's aliases; adds none."""
     return service.delete_aliases(tenant, body)
 
 
-@router.post("/delete", response_model=DeletedOut, dependencies=[NoQueryString])
+@router.post("/delete", response_model=DeletedOut, dependencies=[NoQueryString, NoLookOnly])
 def delete(body: SubjectIn, tenant: TenantDep, service: ServiceDep) -> DeletedOut:
     """Delete the whole subject: lines, rules and aliases, from PostgreSQL and the cache."""
     return service.delete_subject(tenant, body.subject)

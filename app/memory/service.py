@@ -107,13 +107,13 @@ class MemoryService:
             subject=body.subject,
         )
         repo.add_lines(self.session, subject, texts)
-        self._written(tenant, subject, "memory.remember", counts={"lines": len(texts)})
+        self.written(tenant, subject, "memory.remember", counts={"lines": len(texts)})
         return RememberOut(
             subject=body.subject,
             stored=texts,
             line_count=subject.line_count,
             warnings=[w for text in texts for w in line_warnings(text)],
-            usage=_usage(ledger),
+            usage=usage_of(ledger),
         )
 
     def add_rule(self, tenant: CurrentTenant, body: RuleIn) -> RuleCreated:
@@ -147,8 +147,8 @@ class MemoryService:
                 "when": body.when.model_dump() if body.when else None,
             },
         )
-        self._written(tenant, subject, "memory.rules.add", ids=[rule.id], counts={"rules": 1})
-        return RuleCreated(subject=body.subject, rule=_rule_out(rule), usage=_usage(ledger))
+        self.written(tenant, subject, "memory.rules.add", ids=[rule.id], counts={"rules": 1})
+        return RuleCreated(subject=body.subject, rule=_rule_out(rule), usage=usage_of(ledger))
 
     def delete_rules(self, tenant: CurrentTenant, body: RulesDeleteIn) -> RulesDeleted:
         subject = self._existing(tenant, body.subject, lock=True)
@@ -167,10 +167,10 @@ class MemoryService:
             subject=body.subject,
             required=False,
         )
-        self._written(
+        self.written(
             tenant, subject, "memory.rules.delete", ids=deleted, counts={"rules": len(deleted)}
         )
-        return RulesDeleted(subject=body.subject, deleted=deleted, usage=_usage(ledger))
+        return RulesDeleted(subject=body.subject, deleted=deleted, usage=usage_of(ledger))
 
     def add_aliases(self, tenant: CurrentTenant, body: AliasesIn) -> AliasesOut:
         ensure_can_pay(tenant)
@@ -191,11 +191,11 @@ class MemoryService:
             subject=body.subject,
         )
         repo.add_aliases(self.session, subject.id, wanted)
-        self._written(tenant, subject, "memory.aliases.add", counts={"aliases": len(wanted)})
+        self.written(tenant, subject, "memory.aliases.add", counts={"aliases": len(wanted)})
         return AliasesOut(
             subject=body.subject,
             aliases=repo.aliases_of(self.session, subject.id),
-            usage=_usage(ledger),
+            usage=usage_of(ledger),
         )
 
     def delete_aliases(self, tenant: CurrentTenant, body: AliasesIn) -> AliasesOut:
@@ -209,11 +209,11 @@ class MemoryService:
             subject=body.subject,
             required=False,
         )
-        self._written(tenant, subject, "memory.aliases.delete", counts={"aliases": removed})
+        self.written(tenant, subject, "memory.aliases.delete", counts={"aliases": removed})
         return AliasesOut(
             subject=body.subject,
             aliases=repo.aliases_of(self.session, subject.id),
-            usage=_usage(ledger),
+            usage=usage_of(ledger),
         )
 
     def delete_subject(self, tenant: CurrentTenant, name: str) -> DeletedOut:
@@ -230,7 +230,7 @@ class MemoryService:
         )
         record(self.session, tenant, "memory.delete", subject=name, counts=counts)
         self.jobs.add("dossier.erasure.subject_deleted", str(tenant.id), name)
-        return DeletedOut(subject=name, deleted=counts, usage=_usage(ledger))
+        return DeletedOut(subject=name, deleted=counts, usage=usage_of(ledger))
 
     # Reading
 
@@ -253,7 +253,7 @@ class MemoryService:
             lines=memory.lines if with_lines else None,
             rules=memory.rules if with_lines else None,
             aliases=memory.aliases if with_lines else None,
-            usage=_usage(ledger),
+            usage=usage_of(ledger),
         )
 
     def load(self, tenant: CurrentTenant, name: str) -> SubjectMemory:
@@ -276,6 +276,10 @@ class MemoryService:
 
     # Helpers
 
+    def locked_subject(self, tenant: CurrentTenant, name: str) -> Subject:
+        """An existing subject, locked for this transaction (404 when there is none)."""
+        return self._lock(tenant, name, create=False)
+
     def _lock(self, tenant: CurrentTenant, name: str, *, create: bool) -> Subject:
         subject = repo.lock_subject(self.session, tenant.id, name, create=create)
         if subject is None:
@@ -290,7 +294,7 @@ class MemoryService:
             raise NotFound(f"no subject '{name}'", field="subject")
         return subject
 
-    def _written(
+    def written(
         self,
         tenant: CurrentTenant,
         subject: Subject,
@@ -316,7 +320,7 @@ def clean_after_subject_delete(session: Session, tenant_id: str, subject: str) -
     )
 
 
-def _usage(ledger: LedgerLine) -> Usage:
+def usage_of(ledger: LedgerLine) -> Usage:
     return Usage(cost=float(ledger.cost or Decimal(0)), billed=ledger.billed)
 
 

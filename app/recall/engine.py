@@ -7,7 +7,7 @@ differently from the state is missed, and that is documented behaviour, not a bu
 Words come from `app.text.words.index_terms`, the module forget uses too, so both agree on
 what a word is (case, accents, apostrophes, hyphens). On top of it, and only inside recall
 (applied alike to lines and queries), this module drops a small list of English function
-words and folds plurals, so "invoices" finds "invoice". Forget never sees these folds: it
+words and folds plural, -ing and -ed endings, so "invoices" finds "invoice". Forget never sees these folds: it
 checks every line recall returns with its own whole-word matching.
 
 A phrase is a pair of content words that stand next to each other once function words are
@@ -37,9 +37,14 @@ from typing import NamedTuple
 
 from app.text.words import index_terms
 
-# BM25 parameters. Lines are single facts of similar length, so the usual values fit.
+# BM25+ parameters. A line is one fact, and a longer line is usually a fuller fact rather
+# than a wordier one, so length counts for less than in documents (B 0.3, not the usual
+# 0.75), and DELTA gives a matched word a floor however long its line (BM25+). On the LoCoMo
+# benchmark (ops/bench/recall.py) K1 0.6 to 1.5, B 0.2 to 0.5 and DELTA 0.25 to 1 all land
+# within 0.005 of each other; the lower B also keeps the query-time score bounds tight.
 K1 = 1.2
-B = 0.75
+B = 0.3
+DELTA = 0.5
 
 PHRASE_WEIGHT = 1.0
 """Multiplier of a phrase's BM25 weight. A shared pair is rarer than its two words, so its idf
@@ -124,53 +129,90 @@ def subject_name_words(subject_id: str) -> list[str]:
     return [w for w in words if any(ch.isalpha() for ch in w) or len(w) >= 3]
 
 
-def fold_plural(term: str) -> str:
-    """A plural and its singular as one term ("invoices", "invoice" → invoice; "stories",
-    "story" → stori; "movies", "movie" → movi). Not a stemmer: verb and other endings stay.
+_VOWELS = frozenset("aeiouy")
 
-    The y/ie endings are written as "i" in both forms, so the singular and its "-ies" plural
-    meet. Only alphabetic terms are folded (a date's digits or "2020s" stay as they are).
+
+def fold_ending(term: str) -> str:
+    """One form for a word's plural, -ing and -ed forms: "invoices", "invoice" → invoic;
+    "painted", "painting", "paints" → paint; "stories", "story" → stori; "baked", "bake",
+    "baking" → bak. Recall only, on lines and queries alike, so the forms meet.
+
+    Not a stemmer: only these endings go (no -er, -ly, -ness), a stem keeps three letters
+    and a vowel ("thing", "need", "red" stay), and only alphabetic terms are folded (a
+    date's digits or "2020s" stay as they are). A few words meet that should not ("hope"
+    and "hop"): a line found that way is one more line shown, never a line lost.
     """
     if not term.isalpha():
         return term
-    if len(term) > 3:
+    if len(term) > 3:  # plural
         if term.endswith("ies") and len(term) > 4:
-            return term[:-3] + "i"
-        if term.endswith(("sses", "xes", "zes", "ches", "shes")):
+            term = term[:-3] + "y"
+        elif term.endswith(("sses", "xes", "zes", "ches", "shes")):
             term = term[:-2]
         elif term.endswith("s") and not term.endswith(("ss", "us", "is")):
             term = term[:-1]
-    if len(term) >= 3 and term.endswith("y"):
+    term = _fold_verb_ending(term)
+    if len(term) >= 3 and term.endswith("y"):  # story, stories (after the plural: story)
         return term[:-1] + "i"
-    if len(term) >= 4 and term.endswith("ie"):
+    if len(term) >= 4 and term.endswith("ie"):  # movie, movies (movy) → movi
+        return term[:-1]
+    if len(term) > 3 and term.endswith("e"):  # bake, baked (bak), baking (bak)
         return term[:-1]
     return term
 
 
+def _fold_verb_ending(term: str) -> str:
+    if term.endswith("ing"):
+        stem = term[:-3]
+    elif term.endswith("ed") and not term.endswith("eed"):
+        stem = term[:-2]
+    else:
+        return term
+    if len(stem) < 3 or not _VOWELS.intersection(stem):
+        return term
+    if stem[-1] == stem[-2] and stem[-1] not in "lsz" and stem[-1] not in _VOWELS:
+        return stem[:-1]  # running → run, stopped → stop; called, passed stay
+    return stem
+
+
 def content_terms(text: str) -> list[str]:
     """The words of `text` that recall scores, in order: function words left out, plurals
-    folded. Splitting, case and accents are `index_terms`'s, shared with forget.
+    folded. Splitting, case and accents are `index_terms`'s, shared with forget."""
+    return words_and_phrases(text)[0]
+
+
+def words_and_phrases(text: str) -> tuple[list[str], list[str]]:
+    """The content words of `text` and its phrases: pairs of content words next to each other
+    once function words are left out, within a clause (a pair never spans punctuation:
+    "Caroline: Hey" or "group. Yesterday" is no phrase).
 
     `index_terms` runs on each whitespace-separated chunk rather than on the whole text,
     with the chunk's terms cached: a word never spans whitespace (every character of a word
-    is a letter, digit, mark, apostrophe or hyphen), so the result is the same, and the
+    is a letter, digit, mark, apostrophe or hyphen), so the words are the same, and the
     common chunks of a subject's states cost a cache lookup instead of folding each time.
     """
-    terms: list[str] = []
+    words: list[str] = []
+    phrases: list[str] = []
+    previous = ""  # the content word a next one pairs with, "" after punctuation
     for chunk in text.split():
-        terms.extend(_chunk_terms(chunk))
-    return terms
+        terms, opens, closes = _chunk_terms(chunk)
+        if opens:
+            previous = ""
+        for term in terms:
+            if previous:
+                phrases.append(previous + _PAIR_JOINER + term)
+            words.append(term)
+            previous = term
+        if closes:
+            previous = ""
+    return words, phrases
 
 
 @lru_cache(maxsize=65536)
-def _chunk_terms(chunk: str) -> tuple[str, ...]:
-    terms = (fold_plural(t) for t in index_terms(chunk) if t not in STOP_WORDS)
-    return tuple(t for t in terms if t)
-
-
-def phrase_terms(terms: Sequence[str]) -> list[str]:
-    """Adjacent pairs of content words, as the terms that index them."""
-    return [a + _PAIR_JOINER + b for a, b in zip(terms, terms[1:], strict=False)]
+def _chunk_terms(chunk: str) -> tuple[tuple[str, ...], bool, bool]:
+    """A chunk's content terms, and whether it starts or ends with punctuation."""
+    folded = (fold_ending(t) for t in index_terms(chunk) if t not in STOP_WORDS)
+    return tuple(t for t in folded if t), not chunk[0].isalnum(), not chunk[-1].isalnum()
 
 
 class RecallIndex:
@@ -268,11 +310,11 @@ def build_index(lines: Sequence[str]) -> RecallIndex:
     per_line: list[tuple[dict[str, int], int]] = []
     doc_freq: dict[str, int] = {}
     for line in lines:
-        terms = content_terms(line)
+        terms, phrases = words_and_phrases(line)
         counts: dict[str, int] = {}
         for term in terms:
             counts[term] = counts.get(term, 0) + 1
-        for pair in phrase_terms(terms):
+        for pair in phrases:
             counts[pair] = counts.get(pair, 0) + 1
         for term in counts:
             doc_freq[term] = doc_freq.get(term, 0) + 1
@@ -288,7 +330,7 @@ def build_index(lines: Sequence[str]) -> RecallIndex:
         norm = K1 * (1 - B + B * length / average_length) if average_length else K1
         for term, tf in counts.items():
             term_id = term_ids[term]
-            weight = idf[term_id] * tf * (K1 + 1) / (tf + norm)
+            weight = idf[term_id] * (tf * (K1 + 1) / (tf + norm) + DELTA)
             if _PAIR_JOINER in term:
                 weight *= PHRASE_WEIGHT
             postings[term_id].append((line_no, weight))
@@ -359,19 +401,16 @@ def _query_terms(
     weights: dict[str, float] = {}
     name_words: set[str] = set()
     for name in names:
-        name_terms = _cached_terms(name)
-        name_words.update(name_terms)
+        name_terms, words = _cached_terms(name)
+        name_words.update(words)
         if use_names:
             _raise_weights(weights, name_terms, NAME_WEIGHT)
-            _raise_weights(weights, phrase_terms(name_terms), NAME_WEIGHT)
     if question:
-        question_terms = _cached_terms(question)
-        _raise_weights(weights, question_terms, QUESTION_WEIGHT)
-        _raise_weights(weights, phrase_terms(question_terms), QUESTION_WEIGHT)
-    state_terms = content_terms(state)
-    _raise_weights(weights, state_terms, STATE_WEIGHT)
-    _raise_weights(weights, phrase_terms(state_terms), STATE_WEIGHT)
-    focus_words = set(state_terms) - name_words
+        _raise_weights(weights, _cached_terms(question)[0], QUESTION_WEIGHT)
+    state_words, state_phrases = words_and_phrases(state)
+    _raise_weights(weights, state_words, STATE_WEIGHT)
+    _raise_weights(weights, state_phrases, STATE_WEIGHT)
+    focus_words = set(state_words) - name_words
 
     query = []
     for term, weight in weights.items():
@@ -384,9 +423,11 @@ def _query_terms(
 
 
 @lru_cache(maxsize=1024)
-def _cached_terms(text: str) -> tuple[str, ...]:
-    """Content terms of a question or name: the same text comes with every decision."""
-    return tuple(content_terms(text))
+def _cached_terms(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """Words and phrases of a question or name (the same text comes with every decision),
+    and its words alone."""
+    words, phrases = words_and_phrases(text)
+    return (*words, *phrases), frozenset(words)
 
 
 def _raise_weights(weights: dict[str, float], terms: Iterable[str], weight: float) -> None:

@@ -9,7 +9,7 @@ from app.recall.engine import (
     RecallIndex,
     RecallOptions,
     build_index,
-    fold_plural,
+    fold_ending,
     recall,
     subject_name_words,
 )
@@ -27,7 +27,7 @@ def texts(lines: list[str], **kwargs: object) -> list[str]:
 # --- names -------------------------------------------------------------------------------
 
 NORTHWIND_LINES = [
-    "The office coffee machine is serviced every Friday.",
+    "The office coffee machine is cleaned every Friday.",
     "Northwind Traders holds a premium support contract.",
     "Globex pays its invoices by bank transfer.",
     "Escalate every Northwind outage to the on-call engineer.",
@@ -209,12 +209,36 @@ def test_accents_and_case_are_folded() -> None:
     assert set(found) == {lines[0], lines[1]}
 
 
-def test_plurals_meet_their_singular() -> None:
-    assert fold_plural("invoices") == fold_plural("invoice")
-    assert fold_plural("stories") == fold_plural("story")
-    assert fold_plural("movies") == fold_plural("movie")
-    assert fold_plural("classes") == fold_plural("class")
-    assert fold_plural("status") == "status"
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("invoices", "invoice"),
+        ("stories", "story", "Stories"),
+        ("movies", "movie"),
+        ("classes", "class"),
+        ("painted", "painting", "paints", "paint"),
+        ("running", "run", "runs"),
+        ("baked", "bake", "baking"),
+        ("played", "plays", "playing", "play"),
+        ("studied", "studies", "study", "studying"),
+    ],
+)
+def test_word_endings_meet(forms: tuple[str, ...]) -> None:
+    folded = {fold_ending(form.lower()) for form in forms}
+    assert len(folded) == 1, folded
+
+
+@pytest.mark.parametrize("word", ["status", "need", "thing", "red", "spring", "2020s", "is"])
+def test_short_stems_and_other_endings_stay(word: str) -> None:
+    assert fold_ending(word) == word
+
+
+def test_a_doubled_l_or_s_stays() -> None:
+    assert fold_ending("called") == "call"
+    assert fold_ending("passed") == "pass"
+
+
+def test_a_plural_state_finds_a_singular_line() -> None:
     assert texts(["Fabrikam sends one invoice a month."], state="invoices") != []
 
 

@@ -1,0 +1,28 @@
+"""The main job: the support-routing example (seed 002) through the API on the embedded engine.
+
+This set was used to tune the embedded scorer; tests/unit/test_routing_example.py also holds a
+hospital-meals set written before tuning, which shows the same direction.
+"""
+
+from __future__ import annotations
+
+import httpx
+from fastapi.testclient import TestClient
+
+from app.demo.run import run, table
+from tests.support import new_tenant
+
+
+def test_memory_routes_at_least_five_of_six_and_more_than_without(
+    live_url: str, client: TestClient
+) -> None:
+    tenant = new_tenant(client)
+    with httpx.Client(base_url=live_url, headers=tenant.headers, timeout=60) as http:
+        outcomes = run(http)
+    right_with = sum(o.with_memory[0] == o.ticket.expected_team for o in outcomes)
+    right_without = sum(o.without[0] == o.ticket.expected_team for o in outcomes)
+    assert len(outcomes) == 6
+    assert right_with >= 5, table(outcomes)
+    assert right_without < right_with, table(outcomes)
+    assert all(o.lines_used >= 1 for o in outcomes)
+    assert "right without memory" in table(outcomes)
