@@ -398,7 +398,7 @@ def plan_forget(concept: str, texts: Sequence[str]) -> ForgetPlan:
     if parsed.symbols_only:
         removed = [i for i, text in enumerate(texts) if parsed.text in text]
         return ForgetPlan(removed, unsure, related)
-    for index in _candidates(parsed, texts):
+    for index in candidates(parsed, texts):
         verdict = judge(parsed, texts[index])
         if verdict >= Found.UNSURE:
             removed.append(index)
@@ -533,7 +533,7 @@ def _run_case_found(part: ConceptPart, text_part: TextPart) -> Found:
 _SEPARATOR = "\x00"
 
 
-def _candidates(concept: Concept, texts: Sequence[str]) -> list[int]:
+def candidates(concept: Concept, texts: Sequence[str]) -> list[int]:
     """Indices of the texts that may hold the concept or a part of its names. All texts are
     folded and searched as one string (C speed) rather than text by text; ASCII texts, the
     usual case, only need lowercasing, so they are searched apart from the others."""

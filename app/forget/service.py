@@ -40,7 +40,10 @@ class ForgetService:
         if body.preview:
             return answer  # no removal, no ledger line, no usage, no verification
 
-        repo.delete_lines(session, subject, [lines[i][0] for i in line_plan.removed])
+        deleted = repo.delete_lines(session, subject, [lines[i][0] for i in line_plan.removed])
+        # We hold the subject's row lock, so exactly the planned lines go and the rest stay.
+        if deleted != len(line_plan.removed):
+            raise RuntimeError("forget: the stored lines differ from the plan; rolled back")
         removed_rule_ids = [rules[i][0] for i in rule_plan.removed]
         repo.delete_rules(session, subject.id, removed_rule_ids)
         session.flush()
@@ -55,11 +58,14 @@ class ForgetService:
                 "unsure": len(line_plan.unsure) + len(rule_plan.unsure),
             },
         )
+        gone_lines, gone_rules = set(line_plan.removed), set(rule_plan.removed)
+        kept_lines = [text for i, (_, text) in enumerate(lines) if i not in gone_lines]
+        kept_rules = [text for i, (_, text) in enumerate(rules) if i not in gone_rules]
         verdict = verify_forgotten(
             body.concept,
             removed=answer.removed_lines + [rule.text for rule in answer.removed_rules],
-            kept_lines=repo.line_texts(session, subject.id),
-            kept_rules=[rule.text for rule in repo.rules_of(session, subject.id)],
+            kept_lines=kept_lines,
+            kept_rules=kept_rules,
         )
         ledger = charge(
             session,

@@ -151,10 +151,15 @@ def touch(session: Session, subject_id: int) -> None:
 
 
 def lines_with_ids(session: Session, subject_id: int) -> list[tuple[int, str]]:
-    rows = session.execute(
-        select(Line.id, Line.text).where(Line.subject_id == subject_id).order_by(Line.position)
-    )
-    return [(row.id, row.text) for row in rows]
+    """Every line with its id, in order; straight from psycopg, as a 10,000-line subject spends
+    most of its time in per-row ORM work otherwise."""
+    raw = session.connection().connection.driver_connection
+    assert isinstance(raw, psycopg.Connection)
+    with raw.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, text FROM lines WHERE subject_id = %s ORDER BY position", (subject_id,)
+        )
+        return cursor.fetchall()
 
 
 def delete_lines(session: Session, subject: Subject, line_ids: Sequence[int]) -> int:

@@ -7,17 +7,16 @@ differently from the state is missed, and that is documented behaviour, not a bu
 Words come from `app.text.words.index_terms`, the module forget uses too, so both agree on
 what a word is (case, accents, apostrophes, hyphens). On top of it, and only inside recall
 (applied alike to lines and queries), this module drops a small list of English function
-words and folds plural, -ing and -ed endings, so "invoices" finds "invoice". Forget never sees these folds: it
-checks every line recall returns with its own whole-word matching.
+words and folds plural, -ing and -ed endings, so "invoices" finds "invoice". Forget never
+sees these folds: it checks every line recall returns with its own whole-word matching.
 
 A phrase is a pair of content words that stand next to each other once function words are
 left out ("written in Swedish" gives "written swedish"). Phrases are indexed as terms of
 their own, so a line that shares a pair outranks one that holds the same words apart.
 
 The index is built once per subject version and cached by the caller, in process and in
-Redis, so every weight a query needs is computed at build time: a query only adds
-precomputed numbers along posting lists, and skips whole posting lists once they can no
-longer change the answer (see `recall`).
+Redis, so every weight a query needs is computed at build time, and a query skips the long
+posting lists of common words once they can no longer change the answer (see `recall`).
 """
 
 from __future__ import annotations
@@ -28,12 +27,10 @@ import sys
 import zlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import log
-from operator import itemgetter
-from typing import NamedTuple
 
 from app.text.words import index_terms
 
@@ -129,6 +126,8 @@ def subject_name_words(subject_id: str) -> list[str]:
     return [w for w in words if any(ch.isalpha() for ch in w) or len(w) >= 3]
 
 
+# --- words -------------------------------------------------------------------------------
+
 _VOWELS = frozenset("aeiouy")
 
 
@@ -215,58 +214,75 @@ def _chunk_terms(chunk: str) -> tuple[tuple[str, ...], bool, bool]:
     return tuple(t for t in folded if t), not chunk[0].isalnum(), not chunk[-1].isalnum()
 
 
+# --- index -------------------------------------------------------------------------------
+
+
 class RecallIndex:
     """Posting lists of one subject's lines, with every BM25 contribution precomputed.
 
-    For term t, `_ids[_offsets[t]:_offsets[t + 1]]` are the lines holding it (ascending) and
-    `_weights` over the same range the score each of those lines gets from it; `_max_weight`
-    bounds that score, which lets a query skip lists that cannot change its answer. Arrays
-    rather than lists keep a cached 10,000-line subject at a few megabytes in process.
+    Inverted: for term t, `_ids[_offsets[t]:_offsets[t + 1]]` are the lines holding it
+    (ascending) and `_weights` over the same range what each of those lines scores for it;
+    `_max_weight[t]` bounds that score. Forward: for line n,
+    `_line_terms[_line_offsets[n]:_line_offsets[n + 1]]` are the terms it holds, so a query
+    can finish a line's score without walking the long lists of common words. Arrays rather
+    than lists keep a cached 10,000-line subject at a few megabytes in process.
     """
 
-    __slots__ = ("line_count", "_term_ids", "_terms", "_offsets", "_ids", "_weights", "_max_weight")
+    __slots__ = (
+        "line_count",
+        "_terms",
+        "_term_ids",
+        "_offsets",
+        "_ids",
+        "_weights",
+        "_max_weight",
+        "_line_offsets",
+        "_line_terms",
+    )
 
     def __init__(
         self,
         line_count: int,
         terms: list[str],
-        offsets: array,
-        ids: array,
-        weights: array,
-        max_weight: array,
+        inverted: tuple[array, array, array, array],
+        forward: tuple[array, array],
     ) -> None:
         self.line_count = line_count
         self._terms = terms
         self._term_ids = {term: n for n, term in enumerate(terms)}
-        self._offsets = offsets
-        self._ids = ids
-        self._weights = weights
-        self._max_weight = max_weight
+        self._offsets, self._ids, self._weights, self._max_weight = inverted
+        self._line_offsets, self._line_terms = forward
 
     @property
     def term_count(self) -> int:
         return len(self._terms)
 
-    def _postings(self, term_id: int) -> tuple[array, array]:
-        start, end = self._offsets[term_id], self._offsets[term_id + 1]
-        return self._ids[start:end], self._weights[start:end]
+    def _arrays(self) -> tuple[array, ...]:
+        return (
+            self._offsets,
+            self._ids,
+            self._weights,
+            self._max_weight,
+            self._line_offsets,
+            self._line_terms,
+        )
 
     def to_bytes(self) -> bytes:
         """Compact, safe-to-load bytes: a JSON header (format, line count, terms) and the
-        posting arrays as little-endian numbers, zlib-compressed. No pickle."""
+        arrays as little-endian numbers, zlib-compressed. No pickle."""
         header = json.dumps(
             {
                 "v": _FORMAT_VERSION,
                 "lines": self.line_count,
                 "ids": self._ids.typecode,
+                "term_ids": self._line_terms.typecode,
                 "terms": self._terms,
             },
             ensure_ascii=False,
             separators=(",", ":"),
         ).encode()
         parts = [len(header).to_bytes(4, "little"), header]
-        for values in (self._offsets, self._ids, self._weights, self._max_weight):
-            parts.append(_little_endian(values))
+        parts.extend(_little_endian(values) for values in self._arrays())
         return _MAGIC + zlib.compress(b"".join(parts), 1)
 
     @classmethod
@@ -282,58 +298,72 @@ class RecallIndex:
             raise CorruptIndex("unreadable recall index") from exc
         if not isinstance(header, dict) or header.get("v") != _FORMAT_VERSION:
             raise CorruptIndex("unknown recall index version")
-        line_count, terms, id_code = header.get("lines"), header.get("terms"), header.get("ids")
+        line_count, terms = header.get("lines"), header.get("terms")
+        id_code, term_code = header.get("ids"), header.get("term_ids")
         if (
             not isinstance(line_count, int)
             or line_count < 0
             or not isinstance(terms, list)
             or not all(isinstance(t, str) for t in terms)
             or id_code not in ("H", "I")
+            or term_code not in ("H", "I")
         ):
             raise CorruptIndex("malformed recall index header")
         view = memoryview(body)[4 + header_len :]
         offsets, view = _read_array("I", len(terms) + 1, view)
-        total = offsets[-1] if offsets else 0
+        total = offsets[-1]
         ids, view = _read_array(id_code, total, view)
         weights, view = _read_array("f", total, view)
         max_weight, view = _read_array("f", len(terms), view)
-        ascending = all(a <= b for a, b in zip(offsets, offsets[1:], strict=False))
-        if len(view) or offsets[0] != 0 or not ascending:
+        line_offsets, view = _read_array("I", line_count + 1, view)
+        line_terms, view = _read_array(term_code, total, view)
+        if (
+            len(view)
+            or not _is_offsets(offsets, total)
+            or not _is_offsets(line_offsets, total)
+            or (total and (max(ids) >= line_count or max(line_terms) >= len(terms)))
+        ):
             raise CorruptIndex("malformed recall index postings")
-        if total and max(ids) >= line_count:
-            raise CorruptIndex("recall index names a line it does not have")
-        return cls(line_count, terms, offsets, ids, weights, max_weight)
+        return cls(
+            line_count, terms, (offsets, ids, weights, max_weight), (line_offsets, line_terms)
+        )
 
 
 def build_index(lines: Sequence[str]) -> RecallIndex:
-    """Index a subject's lines (BM25 with K1, B; phrases weighted by PHRASE_WEIGHT)."""
+    """Index a subject's lines: BM25+ (K1, B, DELTA) over words and phrases."""
     per_line: list[tuple[dict[str, int], int]] = []
     doc_freq: dict[str, int] = {}
     for line in lines:
-        terms, phrases = words_and_phrases(line)
+        words, phrases = words_and_phrases(line)
         counts: dict[str, int] = {}
-        for term in terms:
+        for term in words:
             counts[term] = counts.get(term, 0) + 1
-        for pair in phrases:
-            counts[pair] = counts.get(pair, 0) + 1
+        for term in phrases:
+            counts[term] = counts.get(term, 0) + 1
         for term in counts:
             doc_freq[term] = doc_freq.get(term, 0) + 1
-        per_line.append((counts, len(terms)))
+        per_line.append((counts, len(words)))
 
     line_count = len(lines)
     average_length = sum(length for _, length in per_line) / line_count if line_count else 0.0
-    term_list = sorted(doc_freq)
-    term_ids = {term: n for n, term in enumerate(term_list)}
-    postings: list[list[tuple[int, float]]] = [[] for _ in term_list]
-    idf = [_idf(line_count, doc_freq[term]) for term in term_list]
+    terms = sorted(doc_freq)
+    term_ids = {term: n for n, term in enumerate(terms)}
+    idf = [
+        _idf(line_count, doc_freq[term]) * (PHRASE_WEIGHT if _PAIR_JOINER in term else 1.0)
+        for term in terms
+    ]
+    postings: list[list[tuple[int, float]]] = [[] for _ in terms]
+    line_offsets = array("I", [0])
+    line_terms = array("H" if len(terms) <= 0xFFFF else "I")
     for line_no, (counts, length) in enumerate(per_line):
         norm = K1 * (1 - B + B * length / average_length) if average_length else K1
-        for term, tf in counts.items():
-            term_id = term_ids[term]
+        held = sorted(term_ids[term] for term in counts)
+        for term_id in held:
+            tf = counts[terms[term_id]]
             weight = idf[term_id] * (tf * (K1 + 1) / (tf + norm) + DELTA)
-            if _PAIR_JOINER in term:
-                weight *= PHRASE_WEIGHT
             postings[term_id].append((line_no, weight))
+        line_terms.extend(held)
+        line_offsets.append(len(line_terms))
 
     offsets = array("I", [0])
     ids = array("H" if line_count <= 0xFFFF else "I")
@@ -345,14 +375,28 @@ def build_index(lines: Sequence[str]) -> RecallIndex:
         offsets.append(len(ids))
         # the bound must hold for the stored float32 weights, so take it from them
         max_weight.append(max(weights[offsets[-2] : offsets[-1]]))
-    return RecallIndex(line_count, term_list, offsets, ids, weights, max_weight)
+    return RecallIndex(
+        line_count, terms, (offsets, ids, weights, max_weight), (line_offsets, line_terms)
+    )
 
 
-class _QueryTerm(NamedTuple):
-    bound: float  # the most this term can add to a line's score
-    weight: float  # query weight (state, name or question)
-    term_id: int
-    focus: bool  # a state word beyond the subject's names
+def _idf(line_count: int, doc_freq: int) -> float:
+    """BM25 idf that stays positive: a word in every line still counts a little (names)."""
+    return log(1 + (line_count - doc_freq + 0.5) / (doc_freq + 0.5))
+
+
+# --- query -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Query:
+    """The query's terms found in the index: (term id, weight, bound) largest bound first,
+    where bound is the most the term can add to a line's score; their weights by term id;
+    and with focus, the ids of the state's words beyond the names."""
+
+    terms: list[tuple[int, float, float]]
+    weights: dict[int, float]
+    focus: frozenset[int] | None
 
 
 def recall(
@@ -366,60 +410,64 @@ def recall(
     """The lines to show the engine for this state, best first.
 
     A line's score is the sum, over the query's words and phrases it holds, of the term's
-    BM25 weight times the query weight of its source (state, names, question; a term from
+    BM25+ weight times the query weight of its source (state, names, question; a term from
     several sources counts once, at its highest weight). Kept: lines with a positive score
     (with `focus`, only those holding a state word beyond the names), reaching `min_share`
     of the best such line, at most `top_k`. Ties go to the earlier line.
 
-    Terms are added highest possible contribution first. Before a long posting list, the
-    best partial scores give a lower bound on the final cut-off (the top_k-th score and
-    min_share of the best); once all the terms left together could not lift an unseen line
-    over it, the remaining lists only update lines already seen (the MaxScore idea), so the
-    common words of a large subject, its own name among them, cost little.
+    The answer is exact, but not every posting is read: terms are added rarest first (by
+    the most they can add), and once the terms left could not lift a line not yet seen to
+    the score the answer needs, the lines seen are finished from the forward index instead
+    (see `_score`). The long lists of common words, the subject's own name among them, are
+    then never walked.
     """
     if index.line_count == 0:
         return []
-    query = _query_terms(
-        index,
-        state=state,
-        question=question if options.use_question_words else "",
-        names=names,
-        use_names=options.use_names,
-    )
-    if not query:
+    query = _query(index, state=state, question=question, names=names, options=options)
+    if not query.terms or query.focus == frozenset():
         return []
-    scores, focused = _accumulate(index, query, options)
-    return _select(scores, focused, options)
+    return _select(_score(index, query, options), options)
 
 
-def _query_terms(
-    index: RecallIndex, *, state: str, question: str, names: Sequence[str], use_names: bool
-) -> list[_QueryTerm]:
-    """Query terms with their weights and bounds, largest bound first. The names' words are
-    never focus words, even when names are not searched: sharing only the subject's name
-    with the state is what focus leaves out."""
+def _query(
+    index: RecallIndex,
+    *,
+    state: str,
+    question: str,
+    names: Sequence[str],
+    options: RecallOptions,
+) -> _Query:
+    """The names' words are never focus words, even when names are not searched: sharing
+    only the subject's name with the state is what focus leaves out."""
     weights: dict[str, float] = {}
     name_words: set[str] = set()
     for name in names:
         name_terms, words = _cached_terms(name)
         name_words.update(words)
-        if use_names:
+        if options.use_names:
             _raise_weights(weights, name_terms, NAME_WEIGHT)
-    if question:
+    if question and options.use_question_words:
         _raise_weights(weights, _cached_terms(question)[0], QUESTION_WEIGHT)
     state_words, state_phrases = words_and_phrases(state)
     _raise_weights(weights, state_words, STATE_WEIGHT)
     _raise_weights(weights, state_phrases, STATE_WEIGHT)
-    focus_words = set(state_words) - name_words
 
-    query = []
+    term_ids, max_weight = index._term_ids, index._max_weight
+    found = []
     for term, weight in weights.items():
-        term_id = index._term_ids.get(term)
+        term_id = term_ids.get(term)
         if term_id is not None:
-            bound = weight * index._max_weight[term_id]
-            query.append(_QueryTerm(bound, weight, term_id, term in focus_words))
-    query.sort(key=lambda q: (-q.bound, q.term_id))
-    return query
+            found.append((weight * max_weight[term_id], term_id, weight))
+    found.sort(reverse=True)
+    focus = None
+    if options.focus:
+        focus_words = set(state_words) - name_words
+        focus = frozenset(term_ids[w] for w in focus_words if w in term_ids)
+    return _Query(
+        terms=[(term_id, weight, bound) for bound, term_id, weight in found],
+        weights={term_id: weight for _, term_id, weight in found},
+        focus=focus,
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -436,97 +484,90 @@ def _raise_weights(weights: dict[str, float], terms: Iterable[str], weight: floa
             weights[term] = weight
 
 
+# --- scoring -----------------------------------------------------------------------------
+
 # A posting list shorter than this is cheaper to add than to check whether it can be skipped.
 _CHECK_FROM = 64
-# Once only seen lines are updated, this many of them are cheaper to update than to prune.
-_FEW_SEEN = 32
-_PROBE = False
+# Finishing a line from the forward index costs about as much as adding this many postings.
+_FINISH_COST = 16
+# Scores are float sums: compare bounds with a little room so rounding never drops a line.
+_ROOM = 1 - 1e-6
 
 
-def _accumulate(
-    index: RecallIndex, query: list[_QueryTerm], options: RecallOptions
-) -> tuple[dict[int, float], set[int] | None]:
-    """Scores of every line that can still make the answer, and (with focus) the lines
-    that hold a focus word.
+def _score(index: RecallIndex, query: _Query, options: RecallOptions) -> dict[int, float]:
+    """Exact scores of every line that can be in the answer (with focus, of focused lines
+    only); other lines may be missing.
 
-    `cut` is a lower bound of the final cut-off score, raised before each long list: the
-    best lines so far are looked up in the lists left (`_probe`), which gives their final
-    scores, and the top_k-th of those and min_share of the best can only be exceeded."""
+    Terms are added along their posting lists, largest bound first. Before a long list,
+    `cut`, a score the answer's last line will reach, is raised by finishing the best lines
+    so far (`_probe`). Once the bounds of the terms left add up to less than `cut`, a line
+    not seen yet cannot make the answer, and neither can a seen line below `cut` minus them:
+    the lines left are finished from the forward index, if that is cheaper than adding the
+    lists left.
+    """
+    offsets, all_ids, all_weights = index._offsets, index._ids, index._weights
     scores: dict[int, float] = {}
-    focused: set[int] | None = set() if options.focus else None
-    offsets = index._offsets
-    lengths = [offsets[q.term_id + 1] - offsets[q.term_id] for q in query]
-    remaining = sum(q.bound for q in query)
+    focused: set[int] | None = None if query.focus is None else set()
+    remaining = sum(bound for _, _, bound in query.terms)
+    postings_left = sum(offsets[t + 1] - offsets[t] for t, _, _ in query.terms)
     cut = 0.0
-    probed = False
-    only_seen = False  # True once no unseen line can reach the answer
-    for at, (q, length) in enumerate(zip(query, lengths, strict=True)):
-        if only_seen:
-            if len(scores) > options.top_k:
-                scores = _at_least(scores, cut * (1 - 1e-6) - remaining)
-        elif length >= _CHECK_FROM and scores:
-            if focused is None and not probed and _PROBE:
-                probed = True
-                cut = max(cut, _probe(index, query[at:], scores, options))
-            else:
-                cut = max(cut, _cut_lower_bound(scores, focused, options))
-            if remaining < cut * (1 - 1e-6):
-                only_seen = True
-                # a line that cannot reach the cut with every term left is out already
-                scores = _at_least(scores, cut * (1 - 1e-6) - remaining)
-        ids, weights = index._postings(q.term_id)
-        if only_seen:
-            _add_to_seen(scores, focused if q.focus else None, ids, weights, q.weight)
-        else:
-            _add_all(scores, ids, weights, q.weight)
-            if focused is not None and q.focus:
-                focused.update(ids)
-        remaining -= q.bound
-    return scores, focused
+    probed_at = 0  # how many lines had scores at the last probe
+    for term_id, weight, bound in query.terms:
+        start, end = offsets[term_id], offsets[term_id + 1]
+        if end - start >= _CHECK_FROM and scores:
+            if len(scores) >= 2 * probed_at:
+                probed_at = len(scores)
+                cut = max(cut, _probe(index, query, scores, options))
+            if remaining < cut * _ROOM:
+                floor = cut * _ROOM - remaining
+                left = [line_no for line_no, score in scores.items() if score >= floor]
+                if len(left) * _FINISH_COST <= postings_left:
+                    return _finish(index, query, left)
+        ids = all_ids[start:end]
+        _add(scores, ids, all_weights[start:end], weight)
+        if focused is not None and query.focus is not None and term_id in query.focus:
+            focused.update(ids)
+        remaining -= bound
+        postings_left -= end - start
+    if focused is None:
+        return scores
+    return {line_no: scores[line_no] for line_no in focused & scores.keys()}
 
 
 def _probe(
-    index: RecallIndex, rest: list[_QueryTerm], scores: dict[int, float], options: RecallOptions
+    index: RecallIndex, query: _Query, scores: dict[int, float], options: RecallOptions
 ) -> float:
-    """A lower bound of the final cut: the final scores of the top_k best lines so far (their
-    scores plus what the terms left give them), the least of them and min_share of the best."""
-    best = heapq.nlargest(options.top_k, scores.items(), key=itemgetter(1))
-    offsets, all_ids, all_weights = index._offsets, index._ids, index._weights
-    finals = []
-    for line_no, score in best:
-        for q in rest:
-            start, end = offsets[q.term_id], offsets[q.term_id + 1]
-            found = bisect_left(all_ids, line_no, start, end)
-            if found < end and all_ids[found] == line_no:
-                score += all_weights[found] * q.weight
-        finals.append(score)
-    share = max(finals) * options.min_share
-    return max(share, min(finals)) if len(finals) == options.top_k else share
-
-
-def _cut_lower_bound(
-    scores: dict[int, float], focused: set[int] | None, options: RecallOptions
-) -> float:
-    """A score every kept line will reach, from partial scores (which only grow): the larger
-    of min_share of the best and the top_k-th best."""
-    values: Collection[float]
-    if focused is None:
-        values = scores.values()
-    else:
-        values = [scores[line_no] for line_no in focused & scores.keys()]
-    if not values:
+    """A score the answer's last line will reach: the top_k best lines so far, finished,
+    are top_k lines the answer's last one cannot be below, and min_share of the best of
+    them is below min_share of the answer's best."""
+    best = heapq.nlargest(options.top_k, scores, key=scores.__getitem__)
+    finished = _finish(index, query, best).values()
+    if not finished:
         return 0.0
-    share = max(values) * options.min_share
-    if len(values) < options.top_k:
-        return share
-    return max(share, heapq.nlargest(options.top_k, values)[-1])
+    share = max(finished) * options.min_share
+    return max(share, min(finished)) if len(finished) == options.top_k else share
 
 
-def _at_least(scores: dict[int, float], floor: float) -> dict[int, float]:
-    return {line_no: score for line_no, score in scores.items() if score >= floor}
+def _finish(index: RecallIndex, query: _Query, lines: Iterable[int]) -> dict[int, float]:
+    """Exact scores of `lines` from the forward index (with focus, of the focused ones)."""
+    line_offsets, line_terms = index._line_offsets, index._line_terms
+    offsets, all_ids, all_weights = index._offsets, index._ids, index._weights
+    weights, focus = query.weights, query.focus
+    wanted = weights.keys()
+    finished: dict[int, float] = {}
+    for line_no in lines:
+        held = wanted & line_terms[line_offsets[line_no] : line_offsets[line_no + 1]]
+        if focus is not None and focus.isdisjoint(held):
+            continue
+        score = 0.0
+        for term_id in held:
+            at = bisect_left(all_ids, line_no, offsets[term_id], offsets[term_id + 1])
+            score += all_weights[at] * weights[term_id]
+        finished[line_no] = score
+    return finished
 
 
-def _add_all(scores: dict[int, float], ids: array, weights: array, query_weight: float) -> None:
+def _add(scores: dict[int, float], ids: array, weights: array, query_weight: float) -> None:
     """Add a term's weights to its lines' scores, starting a score for a line not seen yet."""
     if not scores and query_weight == 1.0:
         scores.update(zip(ids, weights, strict=True))
@@ -540,52 +581,28 @@ def _add_all(scores: dict[int, float], ids: array, weights: array, query_weight:
             scores[line_no] = get(line_no, 0.0) + weight * query_weight
 
 
-def _add_to_seen(
-    scores: dict[int, float],
-    focused: set[int] | None,
-    ids: array,
-    weights: array,
-    query_weight: float,
-) -> None:
-    """Add a term's weights to the lines already scored, and to no other: by walking the
-    list when it is short, by bisecting it for each seen line when it is long."""
-    if len(ids) <= 4 * len(scores):
-        for line_no, weight in zip(ids, weights, strict=True):
-            if line_no in scores:
-                scores[line_no] += weight * query_weight
-                if focused is not None:
-                    focused.add(line_no)
-        return
-    size = len(ids)
-    for line_no in scores:
-        at = bisect_left(ids, line_no)
-        if at < size and ids[at] == line_no:
-            scores[line_no] += weights[at] * query_weight
-            if focused is not None:
-                focused.add(line_no)
-
-
-def _select(
-    scores: dict[int, float], focused: set[int] | None, options: RecallOptions
-) -> list[Hit]:
+def _select(scores: dict[int, float], options: RecallOptions) -> list[Hit]:
     """Lines reaching min_share of the best, at most top_k, best first, ties to the earlier."""
-    if focused is not None:
-        scores = {line_no: scores[line_no] for line_no in focused & scores.keys()}
     if not scores:
         return []
     best = max(scores.values())
     if best <= 0:
         return []
-    scores = _at_least(scores, best * options.min_share * (1 - 1e-9))
-    if len(scores) > options.top_k:
-        scores = _at_least(scores, heapq.nlargest(options.top_k, scores.values())[-1])
-    top = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: options.top_k]
-    return [Hit(line_no, score) for line_no, score in top]
+    floor = best * options.min_share * (1 - 1e-9)
+    kept = [(line_no, score) for line_no, score in scores.items() if score >= floor]
+    if len(kept) > options.top_k:
+        last = heapq.nlargest(options.top_k, [score for _, score in kept])[-1]
+        kept = [(line_no, score) for line_no, score in kept if score >= last]
+    kept.sort(key=lambda item: (-item[1], item[0]))
+    return [Hit(line_no, score) for line_no, score in kept[: options.top_k]]
 
 
-def _idf(line_count: int, doc_freq: int) -> float:
-    """BM25 idf that stays positive: a word in every line still counts a little (names)."""
-    return log(1 + (line_count - doc_freq + 0.5) / (doc_freq + 0.5))
+# --- serialisation -----------------------------------------------------------------------
+
+
+def _is_offsets(offsets: array, total: int) -> bool:
+    ascending = all(a <= b for a, b in zip(offsets, offsets[1:], strict=False))
+    return ascending and offsets[0] == 0 and offsets[-1] == total
 
 
 def _little_endian(values: array) -> bytes:

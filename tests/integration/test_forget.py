@@ -70,7 +70,7 @@ def test_preview_removes_nothing_and_writes_no_ledger_line(client, tenant):
     assert "verified_forgotten" not in body and "usage" not in body
     assert _lines(client, tenant) == LINES
     after = client.get("/v1/ledger", headers=tenant.headers).json()["data"]
-    assert [l for l in after if l["route"] == "memory.forget"] == []
+    assert [line for line in after if line["route"] == "memory.forget"] == []
     assert len(after) == len(before) + 1  # only the GET above
 
 

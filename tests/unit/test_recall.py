@@ -294,16 +294,10 @@ def test_skipping_common_lists_keeps_the_exact_answer() -> None:
 
 
 def _brute_force(lines: list[str], state: str, options: RecallOptions) -> list[object]:
-    """Score each line on its own index lists, no skipping, for comparison."""
+    """Every line scored on its own from the forward index, no skipping, for comparison."""
     from app.recall import engine
 
     index = build_index(lines)
-    query = engine._query_terms(
-        index, state=state, question="", names=["northwind"], use_names=True
-    )
-    scores: dict[int, float] = {}
-    for q in query:
-        ids, weights = index._postings(q.term_id)
-        for line_no, weight in zip(ids, weights, strict=True):
-            scores[line_no] = scores.get(line_no, 0.0) + weight * q.weight
-    return engine._select(scores, None, options)
+    query = engine._query(index, state=state, question="", names=["northwind"], options=options)
+    scores = engine._finish(index, query, range(len(lines)))
+    return engine._select({n: s for n, s in scores.items() if s > 0}, options)
