@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.audit.routes import router as audit_router
+from app.batches.routes import router as batches_router
 from app.decisions.routes import router as decisions_router
 from app.errors import DossierError
 from app.forget.routes import router as forget_router
@@ -30,10 +31,21 @@ def create_app() -> FastAPI:
         version="0.1.0",
         description="Memory and knowledge for decision engines and LLM apps.",
     )
-    routers = (memory_router, forget_router, decisions_router, ledger_router, audit_router)
+    routers = (
+        memory_router,
+        forget_router,
+        decisions_router,
+        batches_router,
+        ledger_router,
+        audit_router,
+    )
     for router in (*routers, admin_router):
         app.include_router(router)
-    app.add_middleware(RequestBodyMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        RequestBodyMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        larger={"/v1/batches": settings.batch_max_bytes},
+    )
     _install_error_handlers(app)
 
     @app.get("/healthz", tags=["health"])

@@ -20,25 +20,32 @@ class BodyTooLarge(Exception):
 
 
 class RequestBodyMiddleware:
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int, larger: dict[str, int] | None = None
+    ) -> None:
         self.app = app
-        self.max_body_bytes = max_body_bytes
+        self.default_max = max_body_bytes
+        self.larger = larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = next(
+            (size for prefix, size in self.larger.items() if scope["path"].startswith(prefix)),
+            self.default_max,
+        )
         headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
         encoding = headers.get("content-encoding", "identity").strip().lower()
         try:
-            body = await self._read(receive)
-            body = self._decode(encoding, body)
+            body = await self._read(receive, limit)
+            body = self._decode(encoding, body, limit)
         except BodyTooLarge:
             await _error(
                 send,
                 413,
                 "body_too_large",
-                f"the request body is larger than {self.max_body_bytes} bytes",
+                f"the request body is larger than {limit} bytes",
             )
             return
         except (OSError, EOFError, zlib.error, zstandard.ZstdError, ValueError) as exc:
@@ -72,7 +79,7 @@ class RequestBodyMiddleware:
 
         await self.app(scope, replay, send)
 
-    async def _read(self, receive: Receive) -> bytes:
+    async def _read(self, receive: Receive, limit: int) -> bytes:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -81,24 +88,24 @@ class RequestBodyMiddleware:
                 break
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body_bytes:
+            if size > limit:
                 raise BodyTooLarge
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
         return b"".join(chunks)
 
-    def _decode(self, encoding: str, body: bytes) -> bytes:
+    def _decode(self, encoding: str, body: bytes, limit: int) -> bytes:
         if encoding in ("identity", "") or not body:
             return body
         if encoding == "gzip":
-            data = gzip.GzipFile(fileobj=_Bytes(body)).read(self.max_body_bytes + 1)
+            data = gzip.GzipFile(fileobj=_Bytes(body)).read(limit + 1)
         elif encoding == "zstd":
             reader = zstandard.ZstdDecompressor().stream_reader(body)
-            data = reader.read(self.max_body_bytes + 1)
+            data = reader.read(limit + 1)
         else:
             raise UnsupportedEncoding
-        if len(data) > self.max_body_bytes:
+        if len(data) > limit:
             raise BodyTooLarge
         return data
 

@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     max_aliases_per_subject: int = Field(default=100, ge=1)
     max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     page_size_max: int = Field(default=500, ge=1)
+    batch_max_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
+    batch_sweep_seconds: float = Field(default=60.0, gt=0)
 
     # Engines.
     engine: Literal["embedded", "systemone"] = Field(

@@ -5,11 +5,11 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from app.models import Base
+from app.all_models import metadata as target_metadata_all
 from app.settings import get_settings
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = target_metadata_all
 
 
 def _url() -> str:

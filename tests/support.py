@@ -40,6 +40,8 @@ class Services:
             DOSSIER_REDIS_URL=redis_url,
             DOSSIER_ADMIN_TOKEN=ADMIN_TOKEN,
             DOSSIER_DATA_DIR="/nonexistent-tests-use-their-own-services",
+            # Short, so a task of a killed worker is delivered again within the fault test.
+            DOSSIER_TASK_TIME_LIMIT_SECONDS="8",
         )
         _clear_caches()
         from app.migrate import upgrade

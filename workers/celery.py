@@ -49,11 +49,17 @@ def celery_config() -> dict[str, Any]:
         "task_routes": TASK_ROUTES,
         "broker_connection_retry_on_startup": True,
         "worker_hijack_root_logger": False,
+        "beat_schedule": {
+            "expire-batches": {
+                "task": "dossier.decisions.expire_batches",
+                "schedule": settings.batch_sweep_seconds,
+            }
+        },
     }
 
 
 def make_celery() -> Celery:
-    app = Celery("dossier", include=["workers.memory"])
+    app = Celery("dossier", include=["workers.memory", "workers.batches"])
     # A module path is imported when Celery first needs its configuration, not now, so a process
     # that sets its services up first (the embedded default, the tests) configures Celery with them.
     app.config_from_object("workers.celeryconfig")

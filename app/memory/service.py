@@ -308,15 +308,17 @@ class MemoryService:
         record(self.session, tenant, action, subject=subject.name, ids=ids, counts=counts)
 
 
-def clean_after_subject_delete(session: Session, tenant_id: str, subject: str) -> None:
-    """What refers to a deleted subject outside its own rows. Batches and learned memory add
-    their clean-up here; today the subject's rows are gone with it (ON DELETE CASCADE)."""
+def clean_after_subject_delete(
+    session: Session, tenant_id: str, subject: str, counts: dict[str, int]
+) -> None:
+    """Record the clean-up of what referred to a deleted subject outside its own rows (its
+    items in batches); the subject's own rows went with it (ON DELETE CASCADE)."""
     record(
         session,
         CurrentTenant(id=uuid.UUID(tenant_id), status="active"),
         "memory.delete.cleaned",
         subject=subject,
-        counts={},
+        counts=counts,
     )
 
 

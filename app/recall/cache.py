@@ -9,8 +9,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 
-from app.cache import SubjectCache
+from app.cache import SubjectCache, get_subject_cache
 from app.recall.engine import CorruptIndex, RecallIndex, build_index
 
 log = logging.getLogger(__name__)
@@ -56,3 +57,9 @@ class RecallIndexCache:
         except CorruptIndex:
             log.warning("corrupt recall index in the cache; rebuilding it")
             return None
+
+
+@lru_cache
+def shared_indexes() -> RecallIndexCache:
+    """One per process, so a subject's index is built once per version."""
+    return RecallIndexCache(get_subject_cache())

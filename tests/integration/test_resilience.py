@@ -151,10 +151,10 @@ def test_models_and_migrations_agree(services: Services) -> None:
     from alembic.migration import MigrationContext
 
     from app.db import get_engine
-    from app.models import Base
+    from app.all_models import metadata
 
     with get_engine().connect() as connection:
-        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+        diff = compare_metadata(MigrationContext.configure(connection), metadata)
     assert diff == []
 
 

@@ -1,0 +1,161 @@
+"""SQL for batches and their items."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from sqlalchemy import delete, func, select, text
+from sqlalchemy.orm import Session
+
+from app.batches.models import Batch, BatchItem
+
+FINAL = ("completed", "failed", "expired", "cancelled")
+OPEN_ITEM = "pending"
+
+
+def copy_items(
+    session: Session, batch_id: str, tenant_id: uuid.UUID, requests: Sequence[Any]
+) -> None:
+    """Store the requests as items with COPY: 100,000 lines in one round trip."""
+    raw = session.connection().connection.driver_connection
+    assert isinstance(raw, psycopg.Connection)
+    with (
+        raw.cursor() as cursor,
+        cursor.copy(
+            "COPY batch_items (batch_id, tenant_id, line, custom_id, subject, body) FROM STDIN"
+        ) as copy,
+    ):
+        for line, request in enumerate(requests, start=1):
+            custom_id = request.get("custom_id") if isinstance(request, dict) else None
+            body = request.get("body") if isinstance(request, dict) else None
+            subject = body.get("subject") if isinstance(body, dict) else None
+            copy.write_row(
+                (
+                    batch_id,
+                    tenant_id,
+                    line,
+                    custom_id if isinstance(custom_id, str) else None,
+                    subject if isinstance(subject, str) and len(subject) <= 36 else None,
+                    json.dumps(request),
+                )
+            )
+
+
+def raw_requests(session: Session, batch_id: str) -> Iterator[tuple[int, Any]]:
+    """Each item as the request the client sent (`body` holds it whole), in line order."""
+    rows = session.execute(
+        select(BatchItem.line, BatchItem.body)
+        .where(BatchItem.batch_id == batch_id)
+        .order_by(BatchItem.line)
+        .execution_options(yield_per=2_000)
+    )
+    return ((row[0], row[1]) for row in rows)
+
+
+def counts(session: Session, batch_id: str) -> dict[str, int]:
+    rows = session.execute(
+        select(BatchItem.status, func.count())
+        .where(BatchItem.batch_id == batch_id)
+        .group_by(BatchItem.status)
+    )
+    by_status = {status: n for status, n in rows}
+    return {
+        "total": sum(by_status.values()),
+        "succeeded": by_status.get("succeeded", 0),
+        "errored": by_status.get("errored", 0),
+        "canceled": by_status.get("canceled", 0),
+        "expired": by_status.get("expired", 0),
+    }
+
+
+def pending_left(session: Session, batch_id: str) -> bool:
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(BatchItem)
+            .where(BatchItem.batch_id == batch_id, BatchItem.status == OPEN_ITEM)
+        )
+        != 0
+    )
+
+
+def close_pending(session: Session, batch_id: str, status: str) -> int:
+    """Mark every pending item no chunk is working on (locked rows are skipped) as canceled or
+    expired; a running chunk finishes its own."""
+    result = session.execute(
+        text(
+            """
+            UPDATE batch_items SET status = :status, finished_at = now(),
+                   result = jsonb_build_object('type', CAST(:kind AS text))
+            WHERE id IN (SELECT id FROM batch_items
+                         WHERE batch_id = :batch_id AND status = 'pending'
+                         FOR UPDATE SKIP LOCKED)
+            """
+        ),
+        {"status": status, "kind": status, "batch_id": batch_id},
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def lock_chunk(session: Session, batch_id: str, first: int, last: int) -> list[BatchItem]:
+    """The chunk's pending items, locked: a second run of the same chunk (a redelivered task)
+    skips what the first holds and, after it commits, finds them no longer pending."""
+    return list(
+        session.scalars(
+            select(BatchItem)
+            .where(
+                BatchItem.batch_id == batch_id,
+                BatchItem.line.between(first, last),
+                BatchItem.status == OPEN_ITEM,
+            )
+            .order_by(BatchItem.line)
+            .with_for_update(skip_locked=True)
+        )
+    )
+
+
+def results(session: Session, batch_id: str) -> Iterator[tuple[str | None, dict[str, Any]]]:
+    rows = session.execute(
+        select(BatchItem.custom_id, BatchItem.result)
+        .where(BatchItem.batch_id == batch_id, BatchItem.status != OPEN_ITEM)
+        .order_by(BatchItem.line)
+        .execution_options(yield_per=1_000)
+    )
+    return ((row[0], row[1]) for row in rows)
+
+
+def lock_batch(session: Session, batch_id: str) -> Batch | None:
+    return session.scalars(select(Batch).where(Batch.id == batch_id).with_for_update()).first()
+
+
+def due_to_expire(session: Session, now: datetime) -> list[str]:
+    return list(
+        session.scalars(
+            select(Batch.id).where(
+                Batch.status.in_(("validating", "in_progress", "cancelling")),
+                Batch.expires_at < now,
+            )
+        )
+    )
+
+
+def delete_subject_items(session: Session, tenant_id: uuid.UUID, subject: str) -> int:
+    result = session.execute(
+        delete(BatchItem).where(BatchItem.tenant_id == tenant_id, BatchItem.subject == subject)
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def drop_items(session: Session, batch_id: str) -> None:
+    session.execute(delete(BatchItem).where(BatchItem.batch_id == batch_id))
+
+
+def set_status(session: Session, batch: Batch, status: str, at: datetime) -> None:
+    batch.status = status
+    setattr(batch, f"{status}_at", at)
+    session.flush()

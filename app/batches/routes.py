@@ -1,0 +1,109 @@
+"""Batch routes: submit, list, read, results as JSONL, cancel, delete."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import StreamingResponse
+
+from app.batches.schemas import BatchIdIn, BatchIn
+from app.batches.service import BatchService
+from app.deps import NoLookOnly, NoQueryString, TenantDep, UowDep
+from app.errors import Invalid
+from app.memory.schemas import parse_body
+from app.pagination import CursorQuery, LimitQuery
+
+router = APIRouter(prefix="/v1/batches", tags=["batches"])
+
+JSONL_TYPES = ("application/jsonl", "application/x-ndjson", "application/x-jsonlines")
+
+
+def _service(uow: UowDep) -> BatchService:
+    return BatchService(uow.session, uow.jobs)
+
+
+ServiceDep = Annotated[BatchService, Depends(_service)]
+
+
+@router.post("", status_code=201)
+async def create(
+    request: Request,
+    tenant: TenantDep,
+    service: ServiceDep,
+    completion_window: Annotated[str | None, Query(description="JSONL uploads only")] = None,
+) -> dict[str, Any]:
+    """Submit up to 100,000 /v1/systemone requests: a JSON body `{"requests": [{"custom_id",
+    "body"}], "metadata"?, "completion_window"?}`, or a JSONL upload (one `{"custom_id",
+    "body"}` per line, `Content-Type: application/jsonl`)."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    raw = await request.body()
+    if content_type in JSONL_TYPES:
+        body: Any = {"requests": _jsonl(raw)}
+        if completion_window is not None:
+            body["completion_window"] = completion_window
+    else:
+        if completion_window is not None:
+            raise Invalid("completion_window goes in the JSON body", field="completion_window")
+        try:
+            body = json.loads(raw)
+        except ValueError as exc:
+            raise Invalid("the body is not valid JSON", code="invalid_json") from exc
+    return service.create(tenant, parse_body(BatchIn, body))
+
+
+def _jsonl(raw: bytes) -> list[Any]:
+    requests = []
+    for number, line in enumerate(raw.decode("utf-8", errors="replace").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            requests.append(json.loads(line))
+        except ValueError as exc:
+            raise Invalid(
+                f"line {number} is not valid JSON", field=f"line {number}", code="invalid_jsonl"
+            ) from exc
+    if not requests:
+        raise Invalid("the upload holds no request", field="requests")
+    return requests
+
+
+@router.get("")
+def list_batches(
+    tenant: TenantDep, service: ServiceDep, cursor: CursorQuery = None, limit: LimitQuery = 20
+) -> dict[str, Any]:
+    """The tenant's batches, newest first."""
+    return service.list(tenant, cursor, limit)
+
+
+@router.get("/{batch_id}")
+def get_batch(batch_id: str, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
+    """Status, times and request counts."""
+    return service.get(tenant, batch_id)
+
+
+@router.get("/{batch_id}/results")
+def results(batch_id: str, tenant: TenantDep, service: ServiceDep) -> StreamingResponse:
+    """Finished items as JSONL, in submission order: `{custom_id, result: {type, response |
+    error}}`."""
+    rows = list(service.results(tenant, batch_id))  # read inside the request's transaction
+
+    def lines() -> Iterator[bytes]:
+        for row in rows:
+            yield (json.dumps(row, ensure_ascii=False) + "\n").encode()
+
+    return StreamingResponse(lines(), media_type="application/jsonl")
+
+
+@router.post("/{batch_id}/cancel", dependencies=[NoQueryString])
+def cancel(batch_id: str, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
+    """Running chunks finish; every item not started becomes canceled."""
+    return service.cancel(tenant, batch_id)
+
+
+@router.post("/delete", dependencies=[NoQueryString, NoLookOnly])
+def delete(body: BatchIdIn, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
+    """Delete a batch in a final state, with its items and results."""
+    return service.delete(tenant, body.id)

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_REQUESTS = 100_000
+_WINDOW = re.compile(r"^(\d+)\s*([smhd])$")
+_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def window_seconds(value: str | int) -> int:
+    """ "24h", "30m", "90s", "2d" or a number of seconds; 1 second to 7 days."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        seconds = value
+    elif isinstance(value, str) and (match := _WINDOW.match(value.strip())):
+        seconds = int(match.group(1)) * _UNIT[match.group(2)]
+    else:
+        raise ValueError('a completion window is like "24h", "30m" or "90s"')
+    if not 1 <= seconds <= 7 * 86400:
+        raise ValueError("a completion window is between 1 second and 7 days")
+    return seconds
+
+
+class BatchIn(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "requests": [
+                        {
+                            "custom_id": "ticket-1",
+                            "body": {
+                                "model": "dossier-lexical-1",
+                                "subject": "acme",
+                                "state": "Dashboards are slow.",
+                                "questions": {
+                                    "urgent": {"type": "noul", "instructions": "Urgent?"}
+                                },
+                            },
+                        }
+                    ],
+                    "completion_window": "24h",
+                }
+            ]
+        },
+    )
+
+    requests: list[Any] = Field(min_length=1, max_length=MAX_REQUESTS)
+    metadata: dict[str, str] | None = None
+    completion_window: str | int = "24h"
+
+    @field_validator("completion_window")
+    @classmethod
+    def _window(cls, value: str | int) -> str | int:
+        window_seconds(value)
+        return value
+
+
+class BatchIdIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=1, max_length=40)

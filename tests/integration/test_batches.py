@@ -1,0 +1,173 @@
+"""Batches through a real Redis broker, PostgreSQL and worker processes."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.support import Services, Tenant, admin_headers, new_tenant
+
+FINAL = {"completed", "failed", "expired", "cancelled"}
+
+
+def request(custom_id: str, subject: str | None = "acme", state: str = "Dashboards are slow.") -> dict:
+    body: dict[str, Any] = {
+        "model": "dossier-lexical-1",
+        "state": state,
+        "questions": {"urgent": {"type": "noul", "instructions": "Is this urgent?"}},
+    }
+    if subject is not None:
+        body["subject"] = subject
+    return {"custom_id": custom_id, "body": body}
+
+
+def submit(client: TestClient, tenant: Tenant, requests: list[dict], **extra: Any) -> dict:
+    response = client.post("/v1/batches", json={"requests": requests, **extra}, headers=tenant.headers)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def wait(client: TestClient, tenant: Tenant, batch_id: str, timeout: float = 60) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        batch = client.get(f"/v1/batches/{batch_id}", headers=tenant.headers).json()
+        if batch["status"] in FINAL:
+            return batch
+        time.sleep(0.1)
+    pytest.fail(f"batch {batch_id} did not finish: {batch}")
+
+
+def results(client: TestClient, tenant: Tenant, batch_id: str) -> list[dict]:
+    response = client.get(f"/v1/batches/{batch_id}/results", headers=tenant.headers)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/jsonl")
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+def test_a_batch_runs_to_completed_with_every_time_and_result(client, tenant, worker: Services):
+    client.post("/v1/memory/remember", json={"subject": "acme", "text": "ACME dashboards are critical."},
+                headers=tenant.headers)
+    created = submit(client, tenant, [request(f"r{i}") for i in range(5)], metadata={"run": "nightly"})
+    assert created["status"] == "validating" and created["request_counts"]["total"] == 5
+    done = wait(client, tenant, created["id"])
+    assert done["status"] == "completed"
+    assert done["request_counts"] == {"total": 5, "succeeded": 5, "errored": 0, "canceled": 0, "expired": 0}
+    for moment in ("created_at", "in_progress_at", "finalizing_at", "completed_at"):
+        assert isinstance(done[moment], int)
+    assert done["metadata"] == {"run": "nightly"}
+    rows = results(client, tenant, created["id"])
+    assert [row["custom_id"] for row in rows] == [f"r{i}" for i in range(5)]
+    first = rows[0]["result"]
+    assert first["type"] == "succeeded"
+    assert first["response"]["memory"]["hits"][0]["text"] == "ACME dashboards are critical."
+    ledger = client.get("/v1/ledger", headers=tenant.headers).json()["data"]
+    assert sum(line["route"] == "systemone" for line in ledger) == 5
+
+
+def test_validation_fails_with_every_line_named(client, tenant, worker):
+    bad = [request("a"), request("a"), {"custom_id": "b", "body": {"model": "m"}}, "nope",
+           {"custom_id": "c", "body": request("x")["body"], "extra": 1}]
+    created = submit(client, tenant, bad)
+    done = wait(client, tenant, created["id"])
+    assert done["status"] == "failed" and isinstance(done["failed_at"], int)
+    errors = {(e["line"], e["code"]) for e in done["errors"]["data"]}
+    assert errors == {(2, "duplicate_custom_id"), (3, "invalid_body"), (4, "invalid_request"),
+                      (5, "unknown_field")}
+    assert results(client, tenant, created["id"]) == []
+
+
+def test_a_jsonl_upload_is_a_batch(client, tenant, worker):
+    lines = "\n".join(json.dumps(request(f"j{i}", subject=None)) for i in range(3))
+    response = client.post(
+        "/v1/batches?completion_window=1h", content=lines.encode(),
+        headers={**tenant.headers, "content-type": "application/jsonl"},
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["completion_window"] == "3600s"
+    assert wait(client, tenant, response.json()["id"])["request_counts"]["succeeded"] == 3
+
+
+def test_bad_submissions_are_422(client, tenant):
+    assert client.post("/v1/batches", json={"requests": []}, headers=tenant.headers).status_code == 422
+    response = client.post("/v1/batches", json={"requests": [request("a")], "completion_window": "soon"},
+                           headers=tenant.headers)
+    assert response.status_code == 422 and response.json()["error"]["field"] == "completion_window"
+    response = client.post("/v1/batches", content=b'{"custom_id": "a"}\n{oops',
+                           headers={**tenant.headers, "content-type": "application/jsonl"})
+    assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_jsonl"
+
+
+def test_cancel_finishes_running_chunks_and_cancels_the_rest(client, tenant, worker):
+    created = submit(client, tenant, [request(f"c{i}", subject=None) for i in range(4000)])
+    time.sleep(0.3)
+    response = client.post(f"/v1/batches/{created['id']}/cancel", headers=tenant.headers)
+    assert response.status_code == 200, response.text
+    done = wait(client, tenant, created["id"])
+    counts = done["request_counts"]
+    assert done["status"] == "cancelled" and isinstance(done["cancelling_at"], int)
+    assert counts["canceled"] > 0
+    assert counts["succeeded"] + counts["canceled"] == counts["total"] == 4000
+    rows = results(client, tenant, created["id"])
+    assert {row["result"]["type"] for row in rows} <= {"succeeded", "canceled"}
+    again = client.post(f"/v1/batches/{created['id']}/cancel", headers=tenant.headers)
+    assert again.status_code == 409
+
+
+def test_delete_only_in_a_final_state(client, tenant, worker):
+    created = submit(client, tenant, [request("d1", subject=None)])
+    wait(client, tenant, created["id"])
+    refused = client.post("/v1/batches/delete", json={"id": created["id"], "dry_run": True},
+                          headers=tenant.headers)
+    assert refused.status_code == 422
+    gone = client.post("/v1/batches/delete", json={"id": created["id"]}, headers=tenant.headers)
+    assert gone.status_code == 200
+    assert client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).status_code == 404
+
+
+def test_credit_running_out_mid_batch_errors_the_rest(client, worker):
+    tenant = new_tenant(client, credit="0.003")  # three decisions at the default price
+    created = submit(client, tenant, [request(f"m{i}", subject=None) for i in range(10)])
+    done = wait(client, tenant, created["id"])
+    assert done["status"] == "completed"
+    assert done["request_counts"]["succeeded"] == 3 and done["request_counts"]["errored"] == 7
+    rows = results(client, tenant, created["id"])
+    assert [row["result"]["error"]["code"] for row in rows[3:]] == ["insufficient_credit"] * 7
+
+
+def test_deleting_a_subject_takes_its_items_out_of_batches(client, tenant, worker):
+    for subject in ("alpha", "beta"):
+        client.post("/v1/memory/remember", json={"subject": subject, "text": f"{subject} line"},
+                    headers=tenant.headers)
+    created = submit(client, tenant, [request("a1", "alpha"), request("b1", "beta"), request("a2", "alpha")])
+    wait(client, tenant, created["id"])
+    client.post("/v1/memory/delete", json={"subject": "alpha"}, headers=tenant.headers)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        rows = results(client, tenant, created["id"])
+        if [row["custom_id"] for row in rows] == ["b1"]:
+            break
+        time.sleep(0.2)
+    assert [row["custom_id"] for row in rows] == ["b1"]
+    assert "alpha line" not in json.dumps(rows)
+    batch = client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).json()
+    assert batch["request_counts"]["total"] == 1
+
+
+def test_a_suspended_tenant_cannot_submit(client, tenant):
+    client.put(f"/v1/admin/tenants/{tenant.tenant_id}/status", json={"status": "suspended"},
+               headers=admin_headers())
+    response = client.post("/v1/batches", json={"requests": [request("s")]}, headers=tenant.headers)
+    assert response.status_code == 403
+
+
+def test_batches_are_listed_with_a_cursor(client, tenant):
+    ids = [submit(client, tenant, [request(f"l{i}", subject=None)])["id"] for i in range(3)]
+    first = client.get("/v1/batches", params={"limit": 2}, headers=tenant.headers).json()
+    second = client.get("/v1/batches", params={"limit": 2, "cursor": first["next_cursor"]},
+                        headers=tenant.headers).json()
+    listed = [b["id"] for b in first["data"] + second["data"]]
+    assert sorted(listed) == sorted(ids) and second["next_cursor"] is None

@@ -1,0 +1,31 @@
+"""Batch tasks on the decisions queue: thin, take ids, safe to run twice."""
+
+from __future__ import annotations
+
+from app.batches import runner, service
+from app.db import session_scope
+from workers.celery import celery_app
+
+
+@celery_app.task(name="dossier.decisions.validate_batch")
+def validate_batch(batch_id: str) -> None:
+    with session_scope() as (session, jobs):
+        service.validate(session, jobs, batch_id)
+
+
+@celery_app.task(name="dossier.decisions.run_chunk")
+def run_chunk(batch_id: str, first: int, last: int) -> int:
+    with session_scope() as (session, jobs):
+        return runner.run_chunk(session, jobs, batch_id, first, last)
+
+
+@celery_app.task(name="dossier.decisions.finish_batch")
+def finish_batch(batch_id: str) -> None:
+    with session_scope() as (session, _jobs):
+        runner.finish(session, batch_id)
+
+
+@celery_app.task(name="dossier.decisions.expire_batches")
+def expire_batches() -> list[str]:
+    with session_scope() as (session, _jobs):
+        return runner.expire_due(session)
