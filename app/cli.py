@@ -44,11 +44,28 @@ def _parser() -> argparse.ArgumentParser:
 
     worker = commands.add_parser("worker", help="run a Celery worker")
     worker.add_argument("--concurrency", type=int, default=2)
-    worker.add_argument("--queues", default="decisions,passes,extraction,ingest,erasure")
+    worker.add_argument("--queues", default="decisions,passes,extraction,ingest,erasure,scheduled")
     worker.set_defaults(run=_worker)
 
     demo = commands.add_parser("demo", help="the support-routing example, without and with memory")
     demo.set_defaults(run=_demo)
+
+    batch = commands.add_parser("batch", help="run and follow batches").add_subparsers()
+    for name, helptext in (
+        ("run", "submit a JSONL file, follow it, write its results"),
+        ("status", "show a batch"),
+        ("results", "write a batch's results"),
+        ("cancel", "cancel a batch"),
+    ):
+        sub = batch.add_parser(name, help=helptext)
+        sub.add_argument("file" if name == "run" else "batch_id")
+        sub.add_argument("--server", help="Dossier's URL; none: the embedded default")
+        sub.add_argument("--key", default=os.environ.get("DOSSIER_API_KEY"), help="API key")
+        if name in ("run", "results"):
+            sub.add_argument("--out", type=Path, help="results file (JSONL)")
+        if name == "run":
+            sub.add_argument("--window", default="24h", help="completion window")
+        sub.set_defaults(run=_batch, action=name)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")
     migrate.set_defaults(run=_migrate)
@@ -189,14 +206,81 @@ def _demo(_: argparse.Namespace) -> None:
             _tenant, key = create_tenant(session, "demo", live.initial_credit)
         worker = _spawn_worker(live.data_dir / "worker.log") if settings.embedded else None
         try:
-            with api_in_thread() as url, httpx.Client(
-                base_url=url, headers={"Authorization": f"Bearer {key.api_key}"}, timeout=60
-            ) as http:
+            with (
+                api_in_thread() as url,
+                httpx.Client(
+                    base_url=url, headers={"Authorization": f"Bearer {key.api_key}"}, timeout=60
+                ) as http,
+            ):
                 print(f"Dossier demo: support routing on the {settings.engine} engine ({url})\n")
                 print(table(run(http)))
         finally:
             if worker is not None:
                 _stop(worker)
+
+
+def _batch(args: argparse.Namespace) -> None:
+    import httpx
+
+    from app.batches import client
+
+    with _batch_server(args) as (url, key):
+        with httpx.Client(
+            base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=300
+        ) as http:
+            if args.action == "run":
+                created = client.submit(http, Path(args.file), args.window)
+                print(f"batch {created['id']}", file=sys.stderr)
+                done = client.follow(http, created["id"])
+                out = args.out or Path(args.file).with_suffix(".results.jsonl")
+                lines = client.download(http, done["id"], out)
+                print(f"{done['status']}: {lines} results written to {out}")
+            elif args.action == "status":
+                batch = client.status(http, args.batch_id)
+                print(client.progress_line(batch, 0))
+            elif args.action == "results":
+                out = args.out or Path(f"{args.batch_id}.results.jsonl")
+                print(f"{client.download(http, args.batch_id, out)} results written to {out}")
+            else:
+                print(client.cancel(http, args.batch_id)["status"])
+
+
+@contextmanager
+def _batch_server(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
+    """A server given on the command line, or the embedded default with its API and worker;
+    the embedded default keeps a key of its own under DATA_DIR."""
+    if args.server:
+        if not args.key:
+            sys.exit("give --key or set DOSSIER_API_KEY")
+        yield args.server, args.key
+        return
+    from app.serving import api_in_thread
+
+    settings = load_settings_or_exit()
+    with services(settings) as live:
+        key = args.key or _embedded_key(live)
+        worker = _spawn_worker(live.data_dir / "worker.log") if settings.embedded else None
+        try:
+            with api_in_thread() as url:
+                yield url, key
+        finally:
+            if worker is not None:
+                _stop(worker)
+
+
+def _embedded_key(settings: Settings) -> str:
+    from app.db import session_scope
+    from app.tenants.service import create_tenant
+
+    path = settings.data_dir / "cli_api_key"
+    if path.exists():
+        return path.read_text().strip()
+    with session_scope() as (session, _jobs):
+        _tenant, key = create_tenant(session, "cli", settings.initial_credit)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600)
+    path.write_text(key.api_key)
+    return key.api_key
 
 
 def _migrate(_: argparse.Namespace) -> None:

@@ -13,7 +13,15 @@ def validate_batch(batch_id: str) -> None:
         service.validate(session, jobs, batch_id)
 
 
-@celery_app.task(name="dossier.decisions.run_chunk")
+@celery_app.task(
+    name="dossier.decisions.run_chunk",
+    # A chunk that failed (a lost database connection, a time limit) rolled back whole: run it
+    # again rather than leave its items pending.
+    autoretry_for=(Exception,),
+    retry_backoff=1,
+    retry_backoff_max=60,
+    max_retries=8,
+)
 def run_chunk(batch_id: str, first: int, last: int) -> int:
     with session_scope() as (session, jobs):
         return runner.run_chunk(session, jobs, batch_id, first, last)
@@ -25,7 +33,7 @@ def finish_batch(batch_id: str) -> None:
         runner.finish(session, batch_id)
 
 
-@celery_app.task(name="dossier.decisions.expire_batches")
+@celery_app.task(name="dossier.scheduled.expire_batches")
 def expire_batches() -> list[str]:
     with session_scope() as (session, _jobs):
         return runner.expire_due(session)

@@ -13,7 +13,8 @@ from kombu import Exchange, Queue
 
 from app.settings import get_settings
 
-QUEUES = ("decisions", "passes", "extraction", "ingest", "erasure")
+# "scheduled" holds beat's sweeps, so an expiry never waits behind a large batch's chunks.
+QUEUES = ("decisions", "passes", "extraction", "ingest", "erasure", "scheduled")
 
 # Task names are stable dotted names; the first segment after "dossier." picks the queue.
 TASK_ROUTES = {
@@ -41,7 +42,7 @@ def celery_config() -> dict[str, Any]:
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,
         "task_time_limit": limit,
-        "task_soft_time_limit": max(1, limit - 30),
+        "task_soft_time_limit": limit - min(30, limit // 10 or 1),
         # Above the longest task, so Redis never hands a running task to a second worker.
         "broker_transport_options": {"visibility_timeout": limit * 2},
         "task_queues": [Queue(name, Exchange(name), routing_key=name) for name in QUEUES],
@@ -51,7 +52,7 @@ def celery_config() -> dict[str, Any]:
         "worker_hijack_root_logger": False,
         "beat_schedule": {
             "expire-batches": {
-                "task": "dossier.decisions.expire_batches",
+                "task": "dossier.scheduled.expire_batches",
                 "schedule": settings.batch_sweep_seconds,
             }
         },
@@ -59,7 +60,7 @@ def celery_config() -> dict[str, Any]:
 
 
 def make_celery() -> Celery:
-    app = Celery("dossier", include=["workers.memory", "workers.batches"])
+    app = Celery("dossier", include=["workers.memory", "workers.batches", "workers.passes"])
     # A module path is imported when Celery first needs its configuration, not now, so a process
     # that sets its services up first (the embedded default, the tests) configures Celery with them.
     app.config_from_object("workers.celeryconfig")

@@ -171,3 +171,53 @@ def test_batches_are_listed_with_a_cursor(client, tenant):
                         headers=tenant.headers).json()
     listed = [b["id"] for b in first["data"] + second["data"]]
     assert sorted(listed) == sorted(ids) and second["next_cursor"] is None
+
+
+def test_a_batch_past_its_window_expires_its_unfinished_items(client, tenant, worker):
+    from workers.celery import celery_app
+
+    created = submit(client, tenant, [request(f"e{i}", subject=None) for i in range(8000)],
+                     completion_window="1s")
+    time.sleep(1.2)
+    celery_app.send_task("dossier.scheduled.expire_batches")
+    done = wait(client, tenant, created["id"])
+    assert done["status"] == "expired" and isinstance(done["expired_at"], int)
+    deadline = time.monotonic() + 30  # a chunk running at the sweep finishes its own items
+    while time.monotonic() < deadline:
+        counts = client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).json()[
+            "request_counts"
+        ]
+        if counts["succeeded"] + counts["expired"] == 8000:
+            break
+        time.sleep(0.1)
+    assert counts["expired"] > 0 and counts["succeeded"] + counts["expired"] == 8000
+    types = {row["result"]["type"] for row in results(client, tenant, created["id"])}
+    assert types <= {"succeeded", "expired"} and "expired" in types
+
+
+def test_a_worker_killed_mid_batch_loses_and_duplicates_nothing(client, worker: Services):
+    import os
+    import signal
+    from decimal import Decimal
+
+    tenant = new_tenant(client)  # 10 credits; a decision costs 0.001
+    created = submit(client, tenant, [request(f"k{i}", subject=None) for i in range(3000)])
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        counts = client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).json()["request_counts"]
+        if counts["succeeded"] >= 400:
+            break
+        time.sleep(0.05)
+    assert worker.worker is not None
+    os.killpg(worker.worker.pid, signal.SIGKILL)
+    worker.worker.wait()
+    midway = client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).json()
+    assert midway["status"] == "in_progress"
+    worker.start_worker()
+    done = wait(client, tenant, created["id"], timeout=120)
+    assert done["status"] == "completed"
+    assert done["request_counts"]["succeeded"] == 3000
+    rows = results(client, tenant, created["id"])
+    assert sorted(row["custom_id"] for row in rows) == sorted(f"k{i}" for i in range(3000))
+    info = client.get(f"/v1/admin/tenants/{tenant.tenant_id}", headers=admin_headers()).json()
+    assert Decimal(info["credit"]) == Decimal("10") - 3000 * Decimal("0.001")  # billed once each
