@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import random
+
 import pytest
 
+from app.recall import engine
 from app.recall.engine import (
     CorruptIndex,
+    Hit,
     RecallIndex,
     RecallOptions,
     build_index,
@@ -13,6 +18,9 @@ from app.recall.engine import (
     recall,
     subject_name_words,
 )
+from app.text.words import index_terms
+
+OPTIONS = RecallOptions()
 
 
 def texts(lines: list[str], **kwargs: object) -> list[str]:
@@ -109,6 +117,27 @@ def test_question_words_weigh_half_of_state_words() -> None:
     by_state = recall(index, state="send", question="", names=(), options=RecallOptions())
     assert [hit.index for hit in by_question] == [hit.index for hit in by_state] == [0]
     assert by_question[0].score == pytest.approx(by_state[0].score / 2)
+
+
+def test_a_word_in_state_and_question_counts_once_at_the_state_weight() -> None:
+    index = build_index(["Send invoices in Swedish.", "Invoices go to Dana."])
+    both = recall(index, state="send", question="send it", names=(), options=RecallOptions())
+    alone = recall(index, state="send", question="", names=(), options=RecallOptions())
+    assert both == alone
+
+
+def test_a_name_in_the_state_counts_once() -> None:
+    index = build_index(["Fabrikam pays late.", "Contoso pays early."])
+    named = recall(index, state="Fabrikam", question="", names=["fabrikam"], options=OPTIONS)
+    unnamed = recall(index, state="Fabrikam", question="", names=(), options=OPTIONS)
+    assert named == unnamed
+
+
+def test_the_names_and_question_part_is_kept_per_index_within_bounds() -> None:
+    index = build_index(CONTOSO_LINES)
+    for n in range(40):
+        recall(index, state="export", question=f"question {n}", names=["contoso"], options=OPTIONS)
+    assert 0 < len(index._fixed) <= engine._FIXED_KEPT
 
 
 # --- focus -------------------------------------------------------------------------------
@@ -288,16 +317,104 @@ def test_skipping_common_lists_keeps_the_exact_answer() -> None:
     lines[2345] = "Northwind escalates log in outages to the on-call engineer."
     index = build_index(lines)
     options = RecallOptions(top_k=5, min_share=0.05)
-    hits = recall(index, state=TICKET, question="", names=["northwind"], options=options)
+    query = {"state": TICKET, "question": "", "names": ["northwind"]}
+    hits = recall(index, options=options, **query)  # type: ignore[arg-type]
     assert [hit.index for hit in hits[:2]] == [1234, 2345]
-    assert hits == _brute_force(lines, TICKET, options)
+    assert _same(hits, _exhaustive(index, options, **query))
 
 
-def _brute_force(lines: list[str], state: str, options: RecallOptions) -> list[object]:
-    """Every line scored on its own from the forward index, no skipping, for comparison."""
-    from app.recall import engine
+def _random_subject(seed: int, size: int) -> tuple[list[str], list[str]]:
+    """Lines and states over a vocabulary where a few words are very common (Zipf-like)."""
+    rng = random.Random(seed)
+    vocabulary = [f"w{n}" for n in range(1500)]
+    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
 
-    index = build_index(lines)
-    query = engine._query(index, state=state, question="", names=["northwind"], options=options)
-    scores = engine._finish(index, query, range(len(lines)))
+    def text(length: int) -> str:
+        return " ".join(rng.choices(vocabulary, weights, k=length))
+
+    lines = [text(rng.randint(4, 18)) + "." for _ in range(size)]
+    states = [
+        ". ".join(text(rng.randint(3, 25)) for _ in range(rng.randint(1, 3))) for _ in range(60)
+    ]
+    return lines, states
+
+
+LINES, STATES = _random_subject(seed=7, size=2000)
+INDEX = build_index(LINES)
+RANDOM_QUERY = {"question": "w3 w40 w41 w700", "names": ["w0", "w1 w2"]}
+
+
+@functools.cache
+def _exhaustive_random(options: RecallOptions, state: str) -> list[Hit]:
+    return _exhaustive(INDEX, options, state=state, **RANDOM_QUERY)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        RecallOptions(),
+        RecallOptions(top_k=1, min_share=1.0),
+        RecallOptions(top_k=20, min_share=0.05),
+        RecallOptions(focus=True),
+        RecallOptions(focus=True, top_k=10, min_share=0.05, use_question_words=False),
+    ],
+)
+@pytest.mark.parametrize(
+    "costs",
+    [{}, {"_FINISH_COST": 0}, {"_WALK_COST": 10**6}, {"_BISECT_COST": 10**6}],
+    ids=["as-tuned", "always-finish", "always-bisect", "always-walk"],
+)
+def test_pruned_scoring_matches_exhaustive_scoring(
+    options: RecallOptions, costs: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whichever way the seen lines are finished, the answer is the exhaustive one."""
+    monkeypatch.setattr(engine, "_OR_BUDGET", 10**9)  # the bounded worst case approximates
+    for name, value in costs.items():
+        monkeypatch.setattr(engine, name, value)
+    for state in STATES:
+        hits = recall(INDEX, state=state, options=options, **RANDOM_QUERY)  # type: ignore[arg-type]
+        assert _same(hits, _exhaustive_random(options, state)), state
+
+
+def test_the_worst_case_bound_still_finds_the_best_lines() -> None:
+    """Long states on this subject pass _OR_BUDGET; the bounded answer stays close."""
+    options = RecallOptions(top_k=6, min_share=0.05)
+    same_best = agree = total = 0
+    for state in STATES:
+        hits = recall(INDEX, state=state, question="", names=(), options=options)
+        exact = _exhaustive(INDEX, options, state=state, question="", names=())
+        same_best += hits[0].index == exact[0].index
+        agree += len({h.index for h in hits} & {h.index for h in exact})
+        total += len(exact)
+    assert same_best / len(STATES) >= 0.95
+    assert agree / total >= 0.9
+
+
+def _exhaustive(index: RecallIndex, options: RecallOptions, **query: object) -> list[Hit]:
+    """Every line scored on its own from the forward index, nothing skipped."""
+    parsed = engine._query(index, options=options, **query)  # type: ignore[arg-type]
+    scores = engine._finish(parsed, range(index.line_count))
     return engine._select({n: s for n, s in scores.items() if s > 0}, options)
+
+
+def _same(hits: list[Hit], expected: list[Hit]) -> bool:
+    """The same lines in the same order, scores equal but for float rounding."""
+    return [h.index for h in hits] == [h.index for h in expected] and all(
+        h.score == pytest.approx(e.score) for h, e in zip(hits, expected, strict=True)
+    )
+
+
+# --- words -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ann's O’Brien-Smith paid 2026-10-16, at 09:30; dairy-free!",
+        "Müller  Åsa\tJosé\nSøren «quoted» (Straße) İbrahim e\u0301clair",
+        "  - Will ship Monday -- 1) item;2) item  ",
+    ],
+)
+def test_chunked_words_are_index_terms(text: str) -> None:
+    """Recall runs index_terms chunk by chunk (for its cache); that must equal the whole."""
+    assert [t for chunk in text.split() for t in index_terms(chunk)] == index_terms(text)
