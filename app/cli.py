@@ -88,15 +88,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 @contextmanager
-def services(settings: Settings) -> Iterator[Settings]:
-    """Real services when configured, else the embedded ones (migrated), stopped on exit."""
+def services(settings: Settings, *, migrate: bool = False) -> Iterator[Settings]:
+    """Real services when configured, else the embedded ones (always migrated), stopped on exit.
+    `migrate` applies the migrations to configured services too."""
+    from app.migrate import upgrade
+
     if not settings.embedded:
         if settings.database_url is None or settings.redis_url is None:
             sys.exit("set both DOSSIER_DATABASE_URL and DOSSIER_REDIS_URL, or neither (embedded)")
+        if migrate:
+            upgrade(settings.database_url)
         yield settings
         return
     from app import embedded
-    from app.migrate import upgrade
 
     running = embedded.start(settings.data_dir)
     try:
@@ -111,12 +115,7 @@ def services(settings: Settings) -> Iterator[Settings]:
 
 def _serve(args: argparse.Namespace) -> None:
     settings = load_settings_or_exit()
-    with services(settings) as live:
-        if not settings.embedded:
-            from app.migrate import upgrade
-
-            assert live.database_url is not None
-            upgrade(live.database_url)
+    with services(settings, migrate=True):
         worker = None if args.no_worker or not settings.embedded else _spawn_worker()
         try:
             _run_api(args.host, args.port)
@@ -196,12 +195,7 @@ def _demo(_: argparse.Namespace) -> None:
 
     settings = load_settings_or_exit()
     logging.getLogger().setLevel(logging.WARNING)
-    with services(settings) as live:
-        if not settings.embedded:
-            from app.migrate import upgrade
-
-            assert live.database_url is not None
-            upgrade(live.database_url)
+    with services(settings, migrate=True) as live:
         with session_scope() as (session, _jobs):
             _tenant, key = create_tenant(session, "demo", live.initial_credit)
         worker = _spawn_worker(live.data_dir / "worker.log") if settings.embedded else None
@@ -285,13 +279,8 @@ def _embedded_key(settings: Settings) -> str:
 
 def _migrate(_: argparse.Namespace) -> None:
     settings = load_settings_or_exit()
-    with services(settings) as live:
-        if not settings.embedded:
-            from app.migrate import upgrade
-
-            assert live.database_url is not None
-            upgrade(live.database_url)
-    print("migrations applied")
+    with services(settings, migrate=True):
+        print("migrations applied")
 
 
 def _tenants_create(args: argparse.Namespace) -> None:

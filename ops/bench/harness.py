@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 import statistics
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,11 +56,9 @@ def running_api() -> Iterator[Bench]:
 
 
 def _serve(database_url: str, redis_url: str) -> Iterator[Bench]:
-    import uvicorn
-
     from app.db import session_scope
-    from app.main import create_app
     from app.migrate import upgrade
+    from app.serving import api_in_thread
     from app.settings import get_settings
     from app.tenants.service import create_tenant
 
@@ -71,27 +66,14 @@ def _serve(database_url: str, redis_url: str) -> Iterator[Bench]:
     with session_scope() as (session, _):
         tenant, key = create_tenant(session, "bench", get_settings().initial_credit * 1000)
         tenant_id = str(tenant.id)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    try:
+    with api_in_thread() as url:
         yield Bench(
-            url=f"http://127.0.0.1:{port}",
+            url=url,
             headers={"Authorization": f"Bearer {key.api_key}"},
             database_url=database_url,
             redis_url=redis_url,
             tenant_id=tenant_id,
         )
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def client(bench: Bench) -> httpx.Client:

@@ -33,26 +33,7 @@ def worker(services: Services) -> Services:
 @pytest.fixture(scope="session")
 def live_url(services: Services) -> Iterator[str]:
     """The API served over real HTTP by uvicorn, for concurrent clients and official SDKs."""
-    import socket
-    import threading
-    import time
+    from app.serving import api_in_thread
 
-    import uvicorn
-
-    from app.main import create_app
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with api_in_thread() as url:
+        yield url

@@ -14,7 +14,9 @@ from tests.support import Services, Tenant, admin_headers, new_tenant
 FINAL = {"completed", "failed", "expired", "cancelled"}
 
 
-def request(custom_id: str, subject: str | None = "acme", state: str = "Dashboards are slow.") -> dict:
+def request(
+    custom_id: str, subject: str | None = "acme", state: str = "Dashboards are slow."
+) -> dict:
     body: dict[str, Any] = {
         "model": "dossier-lexical-1",
         "state": state,
@@ -26,7 +28,9 @@ def request(custom_id: str, subject: str | None = "acme", state: str = "Dashboar
 
 
 def submit(client: TestClient, tenant: Tenant, requests: list[dict], **extra: Any) -> dict:
-    response = client.post("/v1/batches", json={"requests": requests, **extra}, headers=tenant.headers)
+    response = client.post(
+        "/v1/batches", json={"requests": requests, **extra}, headers=tenant.headers
+    )
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -49,13 +53,24 @@ def results(client: TestClient, tenant: Tenant, batch_id: str) -> list[dict]:
 
 
 def test_a_batch_runs_to_completed_with_every_time_and_result(client, tenant, worker: Services):
-    client.post("/v1/memory/remember", json={"subject": "acme", "text": "ACME dashboards are critical."},
-                headers=tenant.headers)
-    created = submit(client, tenant, [request(f"r{i}") for i in range(5)], metadata={"run": "nightly"})
+    client.post(
+        "/v1/memory/remember",
+        json={"subject": "acme", "text": "ACME dashboards are critical."},
+        headers=tenant.headers,
+    )
+    created = submit(
+        client, tenant, [request(f"r{i}") for i in range(5)], metadata={"run": "nightly"}
+    )
     assert created["status"] == "validating" and created["request_counts"]["total"] == 5
     done = wait(client, tenant, created["id"])
     assert done["status"] == "completed"
-    assert done["request_counts"] == {"total": 5, "succeeded": 5, "errored": 0, "canceled": 0, "expired": 0}
+    assert done["request_counts"] == {
+        "total": 5,
+        "succeeded": 5,
+        "errored": 0,
+        "canceled": 0,
+        "expired": 0,
+    }
     for moment in ("created_at", "in_progress_at", "finalizing_at", "completed_at"):
         assert isinstance(done[moment], int)
     assert done["metadata"] == {"run": "nightly"}
@@ -69,21 +84,31 @@ def test_a_batch_runs_to_completed_with_every_time_and_result(client, tenant, wo
 
 
 def test_validation_fails_with_every_line_named(client, tenant, worker):
-    bad = [request("a"), request("a"), {"custom_id": "b", "body": {"model": "m"}}, "nope",
-           {"custom_id": "c", "body": request("x")["body"], "extra": 1}]
+    bad = [
+        request("a"),
+        request("a"),
+        {"custom_id": "b", "body": {"model": "m"}},
+        "nope",
+        {"custom_id": "c", "body": request("x")["body"], "extra": 1},
+    ]
     created = submit(client, tenant, bad)
     done = wait(client, tenant, created["id"])
     assert done["status"] == "failed" and isinstance(done["failed_at"], int)
     errors = {(e["line"], e["code"]) for e in done["errors"]["data"]}
-    assert errors == {(2, "duplicate_custom_id"), (3, "invalid_body"), (4, "invalid_request"),
-                      (5, "unknown_field")}
+    assert errors == {
+        (2, "duplicate_custom_id"),
+        (3, "invalid_body"),
+        (4, "invalid_request"),
+        (5, "unknown_field"),
+    }
     assert results(client, tenant, created["id"]) == []
 
 
 def test_a_jsonl_upload_is_a_batch(client, tenant, worker):
     lines = "\n".join(json.dumps(request(f"j{i}", subject=None)) for i in range(3))
     response = client.post(
-        "/v1/batches?completion_window=1h", content=lines.encode(),
+        "/v1/batches?completion_window=1h",
+        content=lines.encode(),
         headers={**tenant.headers, "content-type": "application/jsonl"},
     )
     assert response.status_code == 201, response.text
@@ -92,12 +117,20 @@ def test_a_jsonl_upload_is_a_batch(client, tenant, worker):
 
 
 def test_bad_submissions_are_422(client, tenant):
-    assert client.post("/v1/batches", json={"requests": []}, headers=tenant.headers).status_code == 422
-    response = client.post("/v1/batches", json={"requests": [request("a")], "completion_window": "soon"},
-                           headers=tenant.headers)
+    assert (
+        client.post("/v1/batches", json={"requests": []}, headers=tenant.headers).status_code == 422
+    )
+    response = client.post(
+        "/v1/batches",
+        json={"requests": [request("a")], "completion_window": "soon"},
+        headers=tenant.headers,
+    )
     assert response.status_code == 422 and response.json()["error"]["field"] == "completion_window"
-    response = client.post("/v1/batches", content=b'{"custom_id": "a"}\n{oops',
-                           headers={**tenant.headers, "content-type": "application/jsonl"})
+    response = client.post(
+        "/v1/batches",
+        content=b'{"custom_id": "a"}\n{oops',
+        headers={**tenant.headers, "content-type": "application/jsonl"},
+    )
     assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_jsonl"
 
 
@@ -120,8 +153,9 @@ def test_cancel_finishes_running_chunks_and_cancels_the_rest(client, tenant, wor
 def test_delete_only_in_a_final_state(client, tenant, worker):
     created = submit(client, tenant, [request("d1", subject=None)])
     wait(client, tenant, created["id"])
-    refused = client.post("/v1/batches/delete", json={"id": created["id"], "dry_run": True},
-                          headers=tenant.headers)
+    refused = client.post(
+        "/v1/batches/delete", json={"id": created["id"], "dry_run": True}, headers=tenant.headers
+    )
     assert refused.status_code == 422
     gone = client.post("/v1/batches/delete", json={"id": created["id"]}, headers=tenant.headers)
     assert gone.status_code == 200
@@ -140,9 +174,14 @@ def test_credit_running_out_mid_batch_errors_the_rest(client, worker):
 
 def test_deleting_a_subject_takes_its_items_out_of_batches(client, tenant, worker):
     for subject in ("alpha", "beta"):
-        client.post("/v1/memory/remember", json={"subject": subject, "text": f"{subject} line"},
-                    headers=tenant.headers)
-    created = submit(client, tenant, [request("a1", "alpha"), request("b1", "beta"), request("a2", "alpha")])
+        client.post(
+            "/v1/memory/remember",
+            json={"subject": subject, "text": f"{subject} line"},
+            headers=tenant.headers,
+        )
+    created = submit(
+        client, tenant, [request("a1", "alpha"), request("b1", "beta"), request("a2", "alpha")]
+    )
     wait(client, tenant, created["id"])
     client.post("/v1/memory/delete", json={"subject": "alpha"}, headers=tenant.headers)
     deadline = time.monotonic() + 20
@@ -158,8 +197,11 @@ def test_deleting_a_subject_takes_its_items_out_of_batches(client, tenant, worke
 
 
 def test_a_suspended_tenant_cannot_submit(client, tenant):
-    client.put(f"/v1/admin/tenants/{tenant.tenant_id}/status", json={"status": "suspended"},
-               headers=admin_headers())
+    client.put(
+        f"/v1/admin/tenants/{tenant.tenant_id}/status",
+        json={"status": "suspended"},
+        headers=admin_headers(),
+    )
     response = client.post("/v1/batches", json={"requests": [request("s")]}, headers=tenant.headers)
     assert response.status_code == 403
 
@@ -167,8 +209,9 @@ def test_a_suspended_tenant_cannot_submit(client, tenant):
 def test_batches_are_listed_with_a_cursor(client, tenant):
     ids = [submit(client, tenant, [request(f"l{i}", subject=None)])["id"] for i in range(3)]
     first = client.get("/v1/batches", params={"limit": 2}, headers=tenant.headers).json()
-    second = client.get("/v1/batches", params={"limit": 2, "cursor": first["next_cursor"]},
-                        headers=tenant.headers).json()
+    second = client.get(
+        "/v1/batches", params={"limit": 2, "cursor": first["next_cursor"]}, headers=tenant.headers
+    ).json()
     listed = [b["id"] for b in first["data"] + second["data"]]
     assert sorted(listed) == sorted(ids) and second["next_cursor"] is None
 
@@ -176,8 +219,12 @@ def test_batches_are_listed_with_a_cursor(client, tenant):
 def test_a_batch_past_its_window_expires_its_unfinished_items(client, tenant, worker):
     from workers.celery import celery_app
 
-    created = submit(client, tenant, [request(f"e{i}", subject=None) for i in range(8000)],
-                     completion_window="1s")
+    created = submit(
+        client,
+        tenant,
+        [request(f"e{i}", subject=None) for i in range(8000)],
+        completion_window="1s",
+    )
     time.sleep(1.2)
     celery_app.send_task("dossier.scheduled.expire_batches")
     done = wait(client, tenant, created["id"])
@@ -204,7 +251,9 @@ def test_a_worker_killed_mid_batch_loses_and_duplicates_nothing(client, worker: 
     created = submit(client, tenant, [request(f"k{i}", subject=None) for i in range(3000)])
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        counts = client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).json()["request_counts"]
+        counts = client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).json()[
+            "request_counts"
+        ]
         if counts["succeeded"] >= 400:
             break
         time.sleep(0.05)

@@ -150,8 +150,8 @@ def test_models_and_migrations_agree(services: Services) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from app.db import get_engine
     from app.all_models import metadata
+    from app.db import get_engine
 
     with get_engine().connect() as connection:
         diff = compare_metadata(MigrationContext.configure(connection), metadata)
