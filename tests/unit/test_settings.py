@@ -9,8 +9,10 @@ from pydantic import ValidationError
 from app.settings import Settings
 
 
-def test_defaults_mean_the_embedded_services() -> None:
-    settings = Settings(_env_file=None)
+def test_defaults_mean_the_embedded_services(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DOSSIER_DATABASE_URL", "DOSSIER_REDIS_URL", "DOSSIER_MAX_LINES_PER_SUBJECT"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings()
     assert settings.embedded
     assert settings.max_lines_per_subject == 10_000 and settings.max_line_chars == 2_000
 
