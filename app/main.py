@@ -18,6 +18,7 @@ from app.forget.routes import router as forget_router
 from app.ledger.routes import router as ledger_router
 from app.memory.routes import router as memory_router
 from app.middleware import RequestBodyMiddleware
+from app.quality.routes import router as quality_router
 from app.settings import get_settings
 from app.tenants.routes import router as admin_router
 
@@ -38,6 +39,7 @@ def create_app() -> FastAPI:
         batches_router,
         ledger_router,
         audit_router,
+        quality_router,
     )
     for router in (*routers, admin_router):
         app.include_router(router)

@@ -8,9 +8,11 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import (
+    JSON,
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -50,6 +52,10 @@ class Tenant(Base):
     name: Mapped[str] = mapped_column(String(200))
     status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
     credit: Mapped[Decimal] = mapped_column(Money, default=Decimal(0), server_default="0")
+    quality: Mapped[str] = mapped_column(String(16), default="fast", server_default="fast")
+    """fast, balanced or best (see app.decisions.quality)."""
+    temperature: Mapped[float] = mapped_column(Float, default=1.0, server_default="1")
+    """Applied alike to every answer and every pass of the tenant's decisions."""
     created_at: Mapped[datetime] = _now()
 
 
@@ -146,3 +152,32 @@ class AuditEvent(Base):
     ids: Mapped[list[Any]] = mapped_column(JSONB, default=list, server_default="[]")
     counts: Mapped[dict[str, int]] = mapped_column(JSONB, default=dict, server_default="{}")
     created_at: Mapped[datetime] = _now()
+
+
+class PassJob(Base):
+    """The compare / explain / placebo passes of one decision, run on the passes queue.
+
+    It holds what the passes need (the plan: the state, the placed lines, the rules' exclusions;
+    and the answer they are measured against), so the worker recomputes nothing from a memory
+    that may have changed since. It goes with its subject when the subject is deleted.
+
+    `json`, not `jsonb`: jsonb reorders an object's keys, and the order of a state's fields and
+    of a question's options is part of what the engine was asked (it breaks ties, too).
+    """
+
+    __tablename__ = "pass_jobs"
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), index=True
+    )
+    subject_id: Mapped[int | None] = mapped_column(
+        ForeignKey("subjects.id", ondelete="CASCADE"), index=True
+    )
+    status: Mapped[str] = mapped_column(String(16), default="queued", server_default="queued")
+    plan: Mapped[dict[str, Any]] = mapped_column(JSON)
+    baseline: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = _now()
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

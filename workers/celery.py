@@ -60,7 +60,7 @@ def celery_config() -> dict[str, Any]:
 
 
 def make_celery() -> Celery:
-    app = Celery("dossier", include=["workers.memory", "workers.batches"])
+    app = Celery("dossier", include=["workers.memory", "workers.batches", "workers.passes"])
     # A module path is imported when Celery first needs its configuration, not now, so a process
     # that sets its services up first (the embedded default, the tests) configures Celery with them.
     app.config_from_object("workers.celeryconfig")

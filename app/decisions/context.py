@@ -1,21 +1,25 @@
 """Which memory lines a decision sends, in what order: pure, no I/O.
 
-Pinned rules go first at every decision, whatever the state says; then the lines recall finds
-for this state and question. (Computed facts and fired conditional rules join in front of
-these with the rules issue.)
+The context is computed facts first, then the rules that act (pinned rules, then conditional
+rules that fired), then the lines recall finds for this state and question; placement keeps the
+first 64. Each line belongs to a memory item: a recalled line is its own item, and an active rule
+is one item with its fact line, its text line and its exclusion, so explain can leave out a rule
+as a whole (what it says and what it removes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from app.decisions.wire import MemoryOptions, Question
 from app.recall.engine import RecallIndex, RecallOptions, recall, subject_name_words
+from app.rules.evaluate import ActiveRule, RulesOutcome
 from app.text.content import content_text
 
 LineKind = Literal["pinned", "rule", "recalled", "computed"]
+ItemKind = Literal["pinned", "rule", "recalled"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +27,56 @@ class ContextLine:
     text: str
     kind: LineKind
     score: float | None = None
+    owner: int = 0
+    """Index of the memory item the line belongs to (`MemoryContext.items`)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "kind": self.kind, "score": self.score, "owner": self.owner}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ContextLine:
+        return cls(data["text"], data["kind"], data.get("score"), int(data["owner"]))
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """What explain leaves out in one pass: a recalled line, or an active rule."""
+
+    kind: ItemKind
+    text: str
+    rule: ActiveRule | None = None
+    score: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryContext:
+    items: tuple[MemoryItem, ...]
+    lines: tuple[ContextLine, ...]
+    """In the order they are placed: computed facts, rule texts, recalled lines."""
+
+    @property
+    def texts(self) -> list[str]:
+        return [line.text for line in self.lines]
+
+
+def memory_context(rules: RulesOutcome, recalled: Sequence[ContextLine]) -> MemoryContext:
+    """The items and the ordered lines of a decision's memory."""
+    items = [MemoryItem(rule.kind, rule.text, rule=rule) for rule in rules.active]
+    facts = [
+        ContextLine(rule.fact, "computed", owner=i)
+        for i, rule in enumerate(rules.active)
+        if rule.fact is not None
+    ]
+    texts = [
+        ContextLine(rule.text, rule.kind, owner=i)
+        for i, rule in enumerate(rules.active)
+        if rule.placed
+    ]
+    found: list[ContextLine] = []
+    for line in recalled:
+        found.append(ContextLine(line.text, "recalled", line.score, owner=len(items)))
+        items.append(MemoryItem("recalled", line.text, score=line.score))
+    return MemoryContext(tuple(items), tuple(facts + texts + found))
 
 
 def question_text(questions: Mapping[str, Question]) -> str:
@@ -69,7 +123,3 @@ def recalled_lines(
         options=recall_options(options),
     )
     return [ContextLine(lines[hit.index], "recalled", round(hit.score, 4)) for hit in hits]
-
-
-def pinned_lines(rules: Sequence[tuple[str, bool]]) -> list[ContextLine]:
-    return [ContextLine(text, "pinned") for text, pin in rules if pin]

@@ -1,4 +1,5 @@
-"""`POST /v1/systemone`: wire-compatible with the System One API, plus `subject` and `memory`."""
+"""`POST /v1/systemone`: wire-compatible with the System One API, plus `subject` and `memory`;
+`GET /v1/jobs/{id}`: the passes a decision asked for with `"passes": "async"`."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends
 
 from app.cache import get_subject_cache
+from app.decisions.pass_jobs import job_view
 from app.decisions.service import DecisionService
 from app.decisions.wire import parse_request
-from app.deps import TenantDep
+from app.deps import TenantDep, UowDep
 from app.engines.registry import default_engine
 from app.memory.routes import ServiceDep as MemoryServiceDep
+from app.quality.routes import SecondTierDep
 from app.recall.cache import RecallIndexCache
 from app.settings import get_settings
 
@@ -25,8 +28,10 @@ def recall_indexes() -> RecallIndexCache:
     return RecallIndexCache(get_subject_cache())
 
 
-def _service(memory: MemoryServiceDep) -> DecisionService:
-    return DecisionService(memory, recall_indexes(), default_engine(), get_settings())
+def _service(memory: MemoryServiceDep, second_tier: SecondTierDep) -> DecisionService:
+    return DecisionService(
+        memory, recall_indexes(), default_engine(), get_settings(), second_tier=second_tier
+    )
 
 
 ServiceDep = Annotated[DecisionService, Depends(_service)]
@@ -48,6 +53,14 @@ def systemone(
 ) -> dict[str, Any]:
     """Answer System One questions about a state, with the subject's memory placed before it."""
     return service.decide(tenant, parse_request(body))
+
+
+@router.get("/v1/jobs/{job_id}")
+def pass_job(job_id: str, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
+    """A pass job's status (queued, running, done, failed) and, once done, the same
+    `without_memory`, `changes`, `explain` and `placebo` blocks a synchronous decision gives.
+    Not billed."""
+    return job_view(uow.session, tenant, job_id)
 
 
 @router.get("/v1/models")

@@ -1,4 +1,11 @@
-"""A decision with memory: recall, place, ask the engine, say exactly what was used."""
+"""A decision with memory: rules, recall, place, ask the engine, say exactly what was used.
+
+The order of work: the subject's rules are computed on the state (facts, fired rules,
+exclusions), recall adds lines, placement puts them before the state, and the engine is asked
+once, about the answer's state and, for synchronous compare / explain / placebo, every pass's
+state with it. Rules then remove options, the tenant temperature is applied, and at balanced or
+best the second tier is asked again. Only the decision is billed, once; the passes are free.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +13,80 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from app.decisions.context import ContextLine, pinned_lines, recalled_lines
-from app.decisions.wire import MemoryOptions, SystemOneRequest
+from app.decisions import pass_jobs
+from app.decisions.asking import ask_distinct
+from app.decisions.context import MemoryContext, memory_context, recalled_lines
+from app.decisions.passes import (
+    Baseline,
+    PassItem,
+    PassPlan,
+    pass_blocks,
+    pass_specs,
+    pass_state,
+)
+from app.decisions.quality import (
+    QualitySetting,
+    TieredAnswer,
+    quality_block,
+    second_tier_questions,
+    shown_answers,
+)
+from app.decisions.wire import Answer, MemoryOptions, SystemOneRequest
 from app.engines.base import Engine, read_window_for
 from app.errors import Invalid, NotFound
 from app.ledger.service import charge, ensure_can_pay
 from app.memory.service import MemoryService, SubjectMemory
+from app.observability.metrics import observe_recall
+from app.quality.engines import SecondTier
+from app.quality.service import tenant_quality
 from app.recall.cache import RecallIndexCache
 from app.recall.placement import Placement, ReservedKey, place, serialise
+from app.rules.evaluate import RulesOutcome, evaluate_rules
+from app.rules.exclusions import ExclusionPlan, apply_exclusions, plan_exclusions
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
 from app.text.content import content_text
+
+SECOND_TIER_UNAVAILABLE = "second_tier_unavailable"
+"""The tenant's quality asks for a second tier and none is configured: the engine answered."""
+
+
+@dataclass(frozen=True)
+class PreparedMemory:
+    """The subject's memory for one decision, placed: what the answer and its passes share."""
+
+    subject: str
+    subject_pk: int | None
+    rules: RulesOutcome
+    context: MemoryContext
+    placement: Placement
+    exclusions: ExclusionPlan
+    recall_ms: float
+
+    def items(self) -> list[PassItem]:
+        """Each memory item: read when all its placed lines were read; acting when it placed a
+        line or removed an option."""
+        placed = self.context.lines[: len(self.placement.read)]
+        result = []
+        for i, item in enumerate(self.context.items):
+            reads = [
+                read
+                for line, read in zip(placed, self.placement.read, strict=True)
+                if line.owner == i
+            ]
+            rule = item.rule
+            removes = rule is not None and bool(self.exclusions.removed_by(rule.id))
+            result.append(
+                PassItem(
+                    kind=item.kind,
+                    text=item.text,
+                    read=bool(reads) and all(reads),
+                    acts=bool(reads) or removes,
+                    rule_id=rule.id if rule is not None else None,
+                    exclusion=rule.exclusion if rule is not None else None,
+                )
+            )
+        return result
 
 
 @dataclass
@@ -25,10 +95,12 @@ class DecisionService:
     indexes: RecallIndexCache
     engine: Engine
     settings: Settings
+    second_tier: SecondTier | None = None
 
     def decide(self, tenant: CurrentTenant, request: SystemOneRequest) -> dict[str, Any]:
         ensure_can_pay(tenant)
         options = request.memory or MemoryOptions()
+        quality = tenant_quality(self.memory.session, tenant.id)
         ledger = charge(
             self.memory.session,
             tenant,
@@ -37,55 +109,90 @@ class DecisionService:
             subject=request.subject,
         )
         warnings: list[str] = []
-        state = request.state
-        memory_block: dict[str, Any] | None = None
-        placement: Placement | None = None
+        prepared: PreparedMemory | None = None
         if request.subject is not None and options.use:
-            started = time.perf_counter()
-            context = self._context(tenant, request, options, warnings)
-            recall_ms = (time.perf_counter() - started) * 1000
-            placement = self._place(request, [line.text for line in context])
-            state = placement.state
-            warnings.extend(placement.warnings)
-            memory_block = _memory_block(request.subject, context, placement, recall_ms)
-        answers = self.engine.answer(request.model, [state], request.questions)[0]
+            prepared = self._prepare(tenant, request.subject, request, options, warnings)
+            warnings.extend(prepared.placement.warnings)
+        state = prepared.placement.state if prepared else request.state
+        exclusions = prepared.exclusions if prepared else ExclusionPlan()
+        plan = self._plan(request, options, quality, prepared)
+        sync = plan is not None and options.passes == "sync"
+        specs = pass_specs(plan) if plan is not None and sync else []
+        states = [state, *(pass_state(plan, spec) for spec in specs if plan is not None)]
+        raw = ask_distinct(self.engine, request.model, states, request.questions)
+        answer = self._tiered(request, state, raw[0], exclusions, quality, warnings)
+        baseline = Baseline(
+            answers={name: answer.first.get(name, shown) for name, shown in answer.shown.items()},
+            measured_on_first=frozenset(answer.first),
+        )
+        memory_block = _memory_block(prepared) if prepared else None
+        if memory_block is not None and plan is not None:
+            if sync:
+                memory_block.update(pass_blocks(plan, baseline, specs, raw[1:]))
+            else:
+                memory_block["passes_job"] = self._enqueue(tenant, prepared, plan, baseline)
         return {
             "model": request.model,
-            "answers": {name: answer.model_dump() for name, answer in answers.items()},
+            "answers": {name: a.model_dump() for name, a in answer.shown.items()},
             "usage": {
                 "input_tokens": self._input_tokens(state, request),
-                "output_tokens": len(answers),
+                "output_tokens": len(answer.shown),
                 "cost": float(ledger.cost),
                 "billed": ledger.billed,
             },
             "memory": memory_block,
+            "quality": quality_block(quality, answer),
             "warnings": warnings,
-            "reading": {"turns_dropped": placement.turns_dropped if placement else 0},
+            "reading": {"turns_dropped": prepared.placement.turns_dropped if prepared else 0},
         }
 
-    def _context(
+    # --- memory ----------------------------------------------------------------------------------
+
+    def _prepare(
         self,
         tenant: CurrentTenant,
+        subject: str,
         request: SystemOneRequest,
         options: MemoryOptions,
         warnings: list[str],
-    ) -> list[ContextLine]:
-        assert request.subject is not None
+    ) -> PreparedMemory:
+        started = time.perf_counter()
+        memory = self._load(tenant, subject, warnings)
+        rules = evaluate_rules(memory.rules if memory else [], request.state)
+        recalled = (
+            recalled_lines(
+                self.indexes.get(str(tenant.id), memory.subject_pk, memory.version, memory.lines),
+                memory.lines,
+                subject=subject,
+                aliases=memory.aliases,
+                state_text=content_text(request.state),
+                questions=request.questions,
+                options=options,
+            )
+            if memory
+            else []
+        )
+        context = memory_context(rules, recalled)
+        recall_ms = (time.perf_counter() - started) * 1000
+        observe_recall(recall_ms / 1000)
+        return PreparedMemory(
+            subject=subject,
+            subject_pk=memory.subject_pk if memory else None,
+            rules=rules,
+            context=context,
+            placement=self._place(request, context.texts),
+            exclusions=plan_exclusions(request.questions, rules.exclusions),
+            recall_ms=recall_ms,
+        )
+
+    def _load(
+        self, tenant: CurrentTenant, subject: str, warnings: list[str]
+    ) -> SubjectMemory | None:
         try:
-            memory = self.memory.load(tenant, request.subject)
+            return self.memory.load(tenant, subject)
         except NotFound:
             warnings.append("subject_unknown")
-            return []
-        index = self.indexes.get(str(tenant.id), memory.subject_pk, memory.version, memory.lines)
-        return pinned(memory) + recalled_lines(
-            index,
-            memory.lines,
-            subject=request.subject,
-            aliases=memory.aliases,
-            state_text=content_text(request.state),
-            questions=request.questions,
-            options=options,
-        )
+            return None
 
     def _place(self, request: SystemOneRequest, lines: list[str]) -> Placement:
         try:
@@ -98,31 +205,114 @@ class DecisionService:
         except ReservedKey as exc:
             raise Invalid(str(exc), field="state") from exc
 
+    # --- passes ----------------------------------------------------------------------------------
+
+    def _plan(
+        self,
+        request: SystemOneRequest,
+        options: MemoryOptions,
+        quality: QualitySetting,
+        prepared: PreparedMemory | None,
+    ) -> PassPlan | None:
+        """What the passes ask, when some are wanted and there is a memory to check."""
+        if prepared is None or not (options.compare or options.explain or options.placebo):
+            return None
+        return PassPlan(
+            model=request.model,
+            state=request.state,
+            questions=dict(request.questions),
+            turns_dropped=prepared.placement.turns_dropped,
+            lines=prepared.context.lines[: len(prepared.placement.read)],
+            items=tuple(prepared.items()),
+            temperature=quality.temperature,
+            compare=options.compare,
+            explain=options.explain,
+            placebo=options.placebo,
+        )
+
+    def _enqueue(
+        self,
+        tenant: CurrentTenant,
+        prepared: PreparedMemory | None,
+        plan: PassPlan,
+        baseline: Baseline,
+    ) -> dict[str, str]:
+        """Store the job and send it once the decision commits."""
+        subject_pk = prepared.subject_pk if prepared else None
+        job = pass_jobs.create_job(self.memory.session, tenant, subject_pk, plan, baseline)
+        self.memory.jobs.add(pass_jobs.TASK, str(job.id))
+        return {"id": str(job.id), "status": job.status, "url": f"/v1/jobs/{job.id}"}
+
+    # --- quality ---------------------------------------------------------------------------------
+
+    def _tiered(
+        self,
+        request: SystemOneRequest,
+        state: Any,
+        raw: dict[str, Answer],
+        exclusions: ExclusionPlan,
+        quality: QualitySetting,
+        warnings: list[str],
+    ) -> TieredAnswer:
+        """The answer shown: the engine's, or at balanced and best the second tier's for the
+        questions it is asked (about the same placed state)."""
+        tier = self.second_tier
+        first = apply_exclusions(raw, exclusions)
+        threshold = tier.threshold if tier else 1.0
+        again = second_tier_questions(quality.level, first, threshold)
+        if again and tier is None:
+            warnings.append(SECOND_TIER_UNAVAILABLE)
+            again = []
+        second: dict[str, Answer] = {}
+        if again and tier is not None:
+            asked = {name: request.questions[name] for name in again}
+            second = tier.engine.answer(tier.model_name(), [state], asked)[0]
+        return shown_answers(raw, second, exclusions, quality.temperature)
+
     def _input_tokens(self, state: Any, request: SystemOneRequest) -> int:
         questions = " ".join(q.model_dump_json() for q in request.questions.values())
         return self.engine.count_tokens(serialise(state)) + self.engine.count_tokens(questions)
 
 
-def pinned(memory: SubjectMemory) -> list[ContextLine]:
-    return pinned_lines([(rule.text, rule.pin) for rule in memory.rules])
-
-
-def _memory_block(
-    subject: str, context: list[ContextLine], placement: Placement, recall_ms: float
-) -> dict[str, Any]:
-    placed = context[: len(placement.read)]
+def _memory_block(prepared: PreparedMemory) -> dict[str, Any]:
+    """What the memory did: the lines sent and read, the rules that acted or broke. The pass
+    blocks stay None unless asked for."""
+    placement = prepared.placement
+    placed = prepared.context.lines[: len(placement.read)]
+    hits = [
+        {"text": line.text, "kind": line.kind, "score": line.score, "read": read}
+        for line, read in zip(placed, placement.read, strict=True)
+        if line.kind == "recalled"
+    ]
+    rules_fired = [
+        {
+            "id": rule.id,
+            "text": rule.text,
+            "kind": rule.kind,
+            "fact": rule.fact,
+            "sent": rule.placed,
+            "read": view.read,
+            "excluded": [
+                {"question": question, "option": option}
+                for question, option in prepared.exclusions.removed_by(rule.id)
+            ],
+        }
+        for item, view in zip(prepared.context.items, prepared.items(), strict=True)
+        if (rule := item.rule) is not None and view.acts
+    ]
+    broken = [*prepared.rules.broken, *prepared.exclusions.broken]
     return {
-        "subject": subject,
+        "subject": prepared.subject,
         "lines_used": len(placed),
         "lines_seen": placement.lines_seen,
         "lines_dropped": placement.lines_dropped,
-        "recall_ms": round(recall_ms, 3),
-        "hits": [
-            {"text": line.text, "kind": line.kind, "score": line.score, "read": read}
-            for line, read in zip(placed, placement.read, strict=True)
-        ],
-        "rules_fired": [],
-        "rules_broken": [],
+        "recall_ms": round(prepared.recall_ms, 3),
+        "hits": hits,
+        "rules_fired": rules_fired,
+        "rules_broken": [rule.to_json() for rule in broken],
         "without_memory": None,
         "changes": None,
+        "explain": None,
+        "placebo": None,
+        "passes_job": None,
     }

@@ -1,0 +1,60 @@
+"""`PUT /v1/settings/quality` and `GET /v1/settings/quality`: a tenant's own quality setting."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.decisions.quality import QualityLevel, QualitySetting
+from app.deps import TenantDep, UowDep
+from app.quality import service
+from app.quality.engines import SecondTier, configured_second_tier
+
+router = APIRouter(prefix="/v1/settings", tags=["settings"])
+
+
+def second_tier() -> SecondTier | None:
+    """The second-tier engine; a dependency so tests can put in one of their own."""
+    return configured_second_tier()
+
+
+SecondTierDep = Annotated[SecondTier | None, Depends(second_tier)]
+
+
+class QualityIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    quality: QualityLevel = Field(description="fast, balanced or best")
+    temperature: float = Field(
+        default=1.0,
+        gt=0,
+        le=10,
+        description="applied alike to every answer and pass; 1 leaves the engine's answer as is",
+    )
+
+
+class QualityOut(BaseModel):
+    quality: QualityLevel
+    temperature: float
+    second_tier: bool
+    """Whether a second-tier engine is configured (balanced and best need one)."""
+
+
+@router.put("/quality", response_model=QualityOut)
+def put_quality(body: QualityIn, tenant: TenantDep, uow: UowDep, tier: SecondTierDep) -> QualityOut:
+    """Set the tenant's quality and temperature for its decisions from now on. Not billed."""
+    setting = service.set_quality(
+        uow.session, tenant.id, QualitySetting(body.quality, body.temperature), tier
+    )
+    return QualityOut(
+        quality=setting.level, temperature=setting.temperature, second_tier=tier is not None
+    )
+
+
+@router.get("/quality", response_model=QualityOut)
+def get_quality(tenant: TenantDep, uow: UowDep, tier: SecondTierDep) -> QualityOut:
+    setting = service.tenant_quality(uow.session, tenant.id)
+    return QualityOut(
+        quality=setting.level, temperature=setting.temperature, second_tier=tier is not None
+    )
