@@ -7,21 +7,25 @@ from __future__ import annotations
 
 import logging
 import uuid
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from app.batches import repository as repo
 from app.batches.models import BatchItem
-from app.batches.service import now, stop_code
+from app.batches.service import now
 from app.cache import get_subject_cache
+from app.decisions.quality import QualitySetting
 from app.decisions.service import DecisionService
 from app.decisions.wire import parse_request
 from app.engines.registry import default_engine
 from app.errors import DossierError
 from app.memory.service import MemoryService
-from app.models import Tenant
+from app.models import LedgerLine, Tenant
+from app.quality.engines import configured_second_tier
+from app.quality.service import tenant_quality
 from app.recall.cache import shared_indexes
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant
@@ -36,11 +40,18 @@ EXPIRY_LOCK = 7_331_001
 def decision_service(session: Session, jobs: JobQueue) -> DecisionService:
     settings = get_settings()
     memory = MemoryService(session, jobs, get_subject_cache(), settings)
-    return DecisionService(memory, shared_indexes(), default_engine(), settings)
+    return DecisionService(
+        memory, shared_indexes(), default_engine(), settings, second_tier=configured_second_tier()
+    )
 
 
 def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last: int) -> int:
-    """Decide the chunk's pending items; returns how many this run finished."""
+    """Decide the chunk's pending items and charge them together; returns how many finished.
+
+    The decisions are made first and charged in one step at the end, so the tenant's row (whose
+    credit every chunk of every batch takes from) is locked for moments, not for the chunk: two
+    workers then run one tenant's chunks side by side.
+    """
     batch = repo.lock_batch(session, batch_id)
     if batch is None:
         return 0  # deleted
@@ -52,47 +63,76 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
     if not items:
         return 0
     tenant = _tenant(session, tenant_id)
-    service = decision_service(session, jobs)
-    stopped: str | None = None
-    for item in items:
-        item.result = (
-            _decide(session, service, tenant, item) if stopped is None else _stopped(stopped)
-        )
-        item.status = item.result["type"]
-        item.finished_at = now()
-        if stopped is None and item.status == "errored":
-            stopped = stop_code_of(item.result)
+    if tenant.suspended:
+        results = [_stopped("tenant_suspended") for _ in items]
+    else:
+        service = decision_service(session, jobs)
+        quality = tenant_quality(session, tenant.id)
+        results = [_decide(service, tenant, item, quality) for item in items]
+        _charge(session, tenant, items, results, service.settings.price_decision)
+    finished = now()
+    for item, result in zip(items, results, strict=True):
+        item.result, item.status, item.finished_at = result, result["type"], finished
     jobs.add("dossier.decisions.finish_batch", batch_id)
     return len(items)
 
 
 def _decide(
-    session: Session, service: DecisionService, tenant: CurrentTenant, item: BatchItem
+    service: DecisionService, tenant: CurrentTenant, item: BatchItem, quality: QualitySetting
 ) -> dict[str, Any]:
-    savepoint = session.begin_nested()  # a failed item takes back its own charge, nothing else
     try:
-        response = service.decide(tenant, parse_request(item.body["body"]))
+        request = parse_request(item.body["body"])
+        response = service.decide(tenant, request, charged_by_caller=True, quality=quality)
     except DossierError as exc:
-        savepoint.rollback()
-        return {
-            "type": "errored",
-            "error": {"code": exc.code, "message": exc.message, "stop": stop_code(exc)},
-        }
-    savepoint.commit()
+        return {"type": "errored", "error": {"code": exc.code, "message": exc.message}}
     return {"type": "succeeded", "response": response}
 
 
-def stop_code_of(result: dict[str, Any]) -> str | None:
-    stop = result.get("error", {}).get("stop")
-    return stop if isinstance(stop, str) else None
+def _charge(
+    session: Session,
+    tenant: CurrentTenant,
+    items: list[BatchItem],
+    results: list[dict[str, Any]],
+    price: Decimal,
+) -> None:
+    """Take the credit of every succeeded decision that the balance covers, one ledger line
+    each, in item order; the decisions it no longer covers end errored, insufficient_credit."""
+    balance = session.scalar(select(Tenant.credit).where(Tenant.id == tenant.id).with_for_update())
+    balance = balance if balance is not None else Decimal(0)
+    succeeded = [i for i, result in enumerate(results) if result["type"] == "succeeded"]
+    affordable = len(succeeded) if price == 0 else min(len(succeeded), int(balance // price))
+    for i in succeeded[affordable:]:
+        results[i] = _stopped("insufficient_credit")
+    paid = succeeded[:affordable]
+    if not paid:
+        return
+    session.execute(
+        update(Tenant)
+        .where(Tenant.id == tenant.id)
+        .values(credit=Tenant.credit - price * len(paid))
+    )
+    session.execute(
+        insert(LedgerLine),
+        [
+            {
+                "tenant_id": tenant.id,
+                "route": "systemone",
+                "subject": items[i].subject,
+                "units": 1,
+                "cost": price,
+                "billed": True,
+            }
+            for i in paid
+        ],
+    )
 
 
 def _stopped(code: str) -> dict[str, Any]:
     messages = {
-        "insufficient_credit": "the tenant's credit ran out before this request",
+        "insufficient_credit": "the tenant's credit did not cover this request",
         "tenant_suspended": "the tenant was suspended before this request",
     }
-    return {"type": "errored", "error": {"code": code, "message": messages[code], "stop": code}}
+    return {"type": "errored", "error": {"code": code, "message": messages[code]}}
 
 
 def _tenant(session: Session, tenant_id: uuid.UUID) -> CurrentTenant:

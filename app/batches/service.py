@@ -23,7 +23,7 @@ from app.batches import repository as repo
 from app.batches.models import Batch
 from app.batches.schemas import BatchIn, window_seconds
 from app.batches.validation import request_errors
-from app.errors import Conflict, Forbidden, NotFound
+from app.errors import Conflict, NotFound
 from app.ledger.service import ensure_can_pay
 from app.tenants.service import CurrentTenant
 from workers.enqueue import JobQueue
@@ -176,12 +176,3 @@ def validate(session: Session, jobs: JobQueue, batch_id: str) -> None:
     repo.set_status(session, batch, "in_progress", now())
     for first in range(1, batch.total + 1, CHUNK_SIZE):
         jobs.add("dossier.decisions.run_chunk", batch_id, first, first + CHUNK_SIZE - 1)
-
-
-def stop_code(exc: Exception) -> str | None:
-    """Errors after which no item of the batch can succeed: the rest stop the same way."""
-    if isinstance(exc, Forbidden):
-        return "tenant_suspended"
-    if getattr(exc, "code", None) == "insufficient_credit":
-        return "insufficient_credit"
-    return None

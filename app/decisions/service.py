@@ -97,17 +97,29 @@ class DecisionService:
     settings: Settings
     second_tier: SecondTier | None = None
 
-    def decide(self, tenant: CurrentTenant, request: SystemOneRequest) -> dict[str, Any]:
+    def decide(
+        self,
+        tenant: CurrentTenant,
+        request: SystemOneRequest,
+        *,
+        charged_by_caller: bool = False,
+        quality: QualitySetting | None = None,
+    ) -> dict[str, Any]:
+        """Answer one request. A batch charges its chunk's decisions together
+        (`charged_by_caller`) and reads the tenant's quality once (`quality`)."""
         ensure_can_pay(tenant)
         options = request.memory or MemoryOptions()
-        quality = tenant_quality(self.memory.session, tenant.id)
-        ledger = charge(
-            self.memory.session,
-            tenant,
-            route="systemone",
-            cost=self.settings.price_decision,
-            subject=request.subject,
-        )
+        if quality is None:
+            quality = tenant_quality(self.memory.session, tenant.id)
+        ledger = None
+        if not charged_by_caller:
+            ledger = charge(
+                self.memory.session,
+                tenant,
+                route="systemone",
+                cost=self.settings.price_decision,
+                subject=request.subject,
+            )
         warnings: list[str] = []
         prepared: PreparedMemory | None = None
         if request.subject is not None and options.use:
@@ -137,8 +149,8 @@ class DecisionService:
             "usage": {
                 "input_tokens": self._input_tokens(state, request),
                 "output_tokens": len(answer.shown),
-                "cost": float(ledger.cost),
-                "billed": ledger.billed,
+                "cost": float(ledger.cost) if ledger else float(self.settings.price_decision),
+                "billed": ledger.billed if ledger else True,
             },
             "memory": memory_block,
             "quality": quality_block(quality, answer),

@@ -73,6 +73,7 @@ class MemoryService:
     jobs: JobQueue
     cache: SubjectCache
     settings: Settings
+    _loaded: dict[tuple[uuid.UUID, str], SubjectMemory] = field(default_factory=dict, repr=False)
 
     # Writing
 
@@ -258,7 +259,18 @@ class MemoryService:
 
     def load(self, tenant: CurrentTenant, name: str) -> SubjectMemory:
         """The subject's memory: the version from PostgreSQL (the truth), the content from the
-        cache when it holds that version."""
+        cache when it holds that version. Loaded once per service (one request, or one chunk of
+        a batch: its items read the memory as it was when the chunk first needed it)."""
+        loaded = self._loaded.get((tenant.id, name))
+        if loaded is None:
+            loaded = self._loaded[(tenant.id, name)] = self._load(tenant, name)
+        return loaded
+
+    def forget_loaded(self) -> None:
+        """Drop what `load` kept: the next load reads PostgreSQL again."""
+        self._loaded.clear()
+
+    def _load(self, tenant: CurrentTenant, name: str) -> SubjectMemory:
         subject = self._existing(tenant, name, lock=False)
         key = self.cache.key(str(tenant.id), subject.id, subject.version)
         cached = self.cache.get_json(key)
@@ -305,6 +317,7 @@ class MemoryService:
     ) -> None:
         old_version = repo.bump_version(self.session, subject)
         self.cache.drop_version(str(tenant.id), subject.id, old_version)
+        self.forget_loaded()
         record(self.session, tenant, action, subject=subject.name, ids=ids, counts=counts)
 
 

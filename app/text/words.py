@@ -66,18 +66,25 @@ def index_terms(text: str) -> list[str]:
     """Folded terms recall indexes: possessives dropped, apostrophes removed, hyphenated words
     split into their parts (a part without a letter, like a date's digits, is kept whole only)."""
     terms: list[str] = []
-    for word in split_words(text):
-        base = _POSSESSIVE.sub("", word.text)
-        parts = base.split("-")
-        if len(parts) > 1 and all(any(ch.isalpha() for ch in p) for p in parts):
-            terms.extend(_clean(p) for p in parts)
-        else:
-            terms.append(_clean(base))
+    for word in _WORD.findall(text):
+        base = _POSSESSIVE.sub("", word) if word[-1] in _POSSESSIVE_ENDS else word
+        if "-" in base:
+            parts = base.split("-")
+            if all(any(ch.isalpha() for ch in p) for p in parts):
+                terms.extend(_clean(p) for p in parts)
+                continue
+        terms.append(_clean(base))
     return [t for t in terms if t]
 
 
+_POSSESSIVE_ENDS = frozenset(APOSTROPHES + "s")
+_NO_APOSTROPHES = str.maketrans("", "", APOSTROPHES)
+
+
 def _clean(word: str) -> str:
-    return fold("".join(ch for ch in word if ch not in APOSTROPHES))
+    if word.isascii():
+        return word.translate(_NO_APOSTROPHES).lower()
+    return fold(word.translate(_NO_APOSTROPHES))
 
 
 def fold_text(text: str) -> str:
