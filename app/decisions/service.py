@@ -36,7 +36,6 @@ from app.engines.base import Engine, read_window_for
 from app.errors import Invalid, NotFound
 from app.ledger.service import charge, ensure_can_pay
 from app.memory.service import MemoryService, SubjectMemory
-from app.observability.metrics import observe_recall
 from app.quality.engines import SecondTier
 from app.quality.service import tenant_quality
 from app.recall.cache import RecallIndexCache
@@ -186,7 +185,6 @@ class DecisionService:
         )
         context = memory_context(rules, recalled)
         recall_ms = (time.perf_counter() - started) * 1000
-        observe_recall(recall_ms / 1000)
         return PreparedMemory(
             subject=subject,
             subject_pk=memory.subject_pk if memory else None,
