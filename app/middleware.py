@@ -62,7 +62,8 @@ class RequestBodyMiddleware:
             )
             return
         if encoding != "identity":
-            scope = dict(scope)
+            # In place, not on a copy: the outer request middleware reads the route the router
+            # records in this scope (`scope["route"]`) to label its latency metric.
             scope["headers"] = [
                 (k, v)
                 for k, v in scope["headers"]

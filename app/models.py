@@ -98,6 +98,10 @@ class Line(Base):
     position: Mapped[int] = mapped_column(BigInteger)
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = _now()
+    learned_request_id: Mapped[str | None] = mapped_column(String(40))
+    """The decision this line was learned from (learned memory); None for a remembered line."""
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When a newer learned line replaced it: kept, listed, never recalled again."""
 
 
 class Rule(Base):

@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     page_size_max: int = Field(default=500, ge=1)
     batch_max_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
     batch_sweep_seconds: float = Field(default=60.0, gt=0)
+    retention_sweep_seconds: float = Field(default=3_600.0, gt=0)
+    erasure_chunk: int = Field(default=100, ge=1, description="subjects and end-users per step")
 
     # Engines.
     engine: Literal["embedded", "systemone"] = Field(
@@ -64,8 +66,43 @@ class Settings(BaseSettings):
     systemone_read_window_tokens: int = Field(default=28_000, ge=64)
     systemone_timeout_seconds: float = Field(default=30.0, gt=0)
 
+    # End-user knowledge (app.knowledge): prices, extraction, documents, the chat endpoint.
+    price_extraction_turn: Price = Decimal("0.0002")
+    price_ingest_per_1k_tokens: Price = Decimal("0.0005")
+    price_retrieval: Price = Decimal("0.0001")
+    price_storage_per_1k_tokens_month: Price = Decimal("0.0001")
+    storage_free_tokens: int = Field(default=100_000, ge=0)
+    storage_meter_seconds: float = Field(default=86_400.0, gt=0)
+    extraction_delay_seconds: float = Field(
+        default=180.0, ge=0, description="how long after a thread's first turn it is extracted"
+    )
+    extraction_keep_days: int = Field(
+        default=30, ge=0, description="days extracted turns are kept for re-extraction (0: none)"
+    )
+    extractor: Literal["embedded", "llm"] = Field(
+        default="embedded", description="embedded patterns, or the chat endpoint's model"
+    )
+    knowledge_sweep_seconds: float = Field(default=60.0, gt=0)
+    reextract_sweep_seconds: float = Field(default=3_600.0, gt=0)
+    document_max_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    upload_max_bytes: int = Field(default=100 * 1024 * 1024, ge=1024)
+    chat_url: str | None = Field(
+        default=None, description="OpenAI-compatible endpoint (…/v1); unset: embedded answerer"
+    )
+    chat_api_key: SecretStr | None = None
+    chat_model: str | None = Field(default=None, description="model asked upstream")
+    chat_timeout_seconds: float = Field(default=60.0, gt=0)
+
     cache_ttl_seconds: int = Field(default=3_600, ge=1)
     task_time_limit_seconds: int = Field(default=600, ge=1)
+
+    # Operations.
+    log_format: Literal["json", "text"] = Field(
+        default="json", description="json: one object per line; text: for a person at a console"
+    )
+    worker_metrics_port: int = Field(
+        default=9808, ge=0, le=65535, description="a worker's /metrics port; 0: none"
+    )
 
     @field_validator("database_url")
     @classmethod
@@ -95,6 +132,12 @@ class Settings(BaseSettings):
     def _remote_engine_needs_url(self) -> Settings:
         if self.engine == "systemone" and (not self.systemone_url or not self.systemone_api_key):
             raise ValueError("engine=systemone needs DOSSIER_SYSTEMONE_URL and _API_KEY")
+        return self
+
+    @model_validator(mode="after")
+    def _llm_extractor_needs_chat(self) -> Settings:
+        if self.extractor == "llm" and not self.chat_url:
+            raise ValueError("extractor=llm needs DOSSIER_CHAT_URL")
         return self
 
     @property

@@ -42,6 +42,10 @@ class Services:
             DOSSIER_DATA_DIR="/nonexistent-tests-use-their-own-services",
             # Short, so a task of a killed worker is delivered again within the fault test.
             DOSSIER_TASK_TIME_LIMIT_SECONDS="8",
+            # Small, so an erasure takes many steps and a test can kill its worker midway.
+            DOSSIER_ERASURE_CHUNK="5",
+            # Knowledge: a thread's turns are extracted a second after its first one.
+            DOSSIER_EXTRACTION_DELAY_SECONDS="1",
         )
         _clear_caches()
         from app.migrate import upgrade

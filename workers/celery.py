@@ -54,13 +54,35 @@ def celery_config() -> dict[str, Any]:
             "expire-batches": {
                 "task": "dossier.scheduled.expire_batches",
                 "schedule": settings.batch_sweep_seconds,
-            }
+            },
+            "knowledge-sweep": {
+                "task": "dossier.scheduled.knowledge_sweep",
+                "schedule": settings.knowledge_sweep_seconds,
+            },
+            "knowledge-reextract": {
+                "task": "dossier.scheduled.reextract",
+                "schedule": settings.reextract_sweep_seconds,
+            },
+            "retention-sweep": {
+                "task": "dossier.scheduled.retention_sweep",
+                "schedule": settings.retention_sweep_seconds,
+            },
         },
     }
 
 
 def make_celery() -> Celery:
-    app = Celery("dossier", include=["workers.memory", "workers.batches", "workers.passes"])
+    app = Celery(
+        "dossier",
+        include=[
+            "workers.memory",
+            "workers.batches",
+            "workers.passes",
+            "workers.knowledge",
+            "workers.learning",
+            "workers.erasure",
+        ],
+    )
     # A module path is imported when Celery first needs its configuration, not now, so a process
     # that sets its services up first (the embedded default, the tests) configures Celery with them.
     app.config_from_object("workers.celeryconfig")
@@ -68,3 +90,6 @@ def make_celery() -> Celery:
 
 
 celery_app = make_celery()
+
+# Logs and metrics of the worker, through Celery's signals (connected once the app exists).
+import workers.observability  # noqa: E402, F401

@@ -22,9 +22,13 @@ class JobQueue:
         self.pending.clear()
 
     def send(self) -> None:
+        from app.observability.context import current_request_id
         from workers.celery import celery_app
 
         pending, self.pending = self.pending, []
+        # The request (or task) that caused these jobs, so their log lines carry its id.
+        request_id = current_request_id()
+        headers = {"request_id": request_id} if request_id else None
         for task_name, args in pending:
-            celery_app.send_task(task_name, args=list(args))
+            celery_app.send_task(task_name, args=list(args), headers=headers)
             log.info("enqueued %s", task_name)

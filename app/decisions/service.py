@@ -34,8 +34,10 @@ from app.decisions.quality import (
 from app.decisions.wire import Answer, MemoryOptions, SystemOneRequest
 from app.engines.base import Engine, read_window_for
 from app.errors import Invalid, NotFound
+from app.learning.service import queue_learning
 from app.ledger.service import charge, ensure_can_pay
 from app.memory.service import MemoryService, SubjectMemory
+from app.observability.metrics import observe_recall
 from app.quality.engines import SecondTier
 from app.quality.service import tenant_quality
 from app.recall.cache import RecallIndexCache
@@ -142,7 +144,7 @@ class DecisionService:
                 memory_block.update(pass_blocks(plan, baseline, specs, raw[1:]))
             else:
                 memory_block["passes_job"] = self._enqueue(tenant, prepared, plan, baseline)
-        return {
+        response: dict[str, Any] = {
             "model": request.model,
             "answers": {name: a.model_dump() for name, a in answer.shown.items()},
             "usage": {
@@ -156,6 +158,18 @@ class DecisionService:
             "warnings": warnings,
             "reading": {"turns_dropped": prepared.placement.turns_dropped if prepared else 0},
         }
+        if options.learn and request.subject is not None:
+            response["learning"] = self._learn(tenant, request.subject, request.state)
+        return response
+
+    def _learn(self, tenant: CurrentTenant, subject: str, state: Any) -> dict[str, Any]:
+        """Queue the gate for after the answer: the caller does not wait for it. A subject the
+        tenant never wrote to is made here, so a first request can teach it."""
+        subject_row = self.memory.subject_for_write(tenant, subject)
+        request_id = queue_learning(
+            self.memory.session, self.memory.jobs, tenant.id, subject_row.id, state
+        )
+        return {"request_id": request_id, "status": "queued"}
 
     # --- memory ----------------------------------------------------------------------------------
 
@@ -185,6 +199,7 @@ class DecisionService:
         )
         context = memory_context(rules, recalled)
         recall_ms = (time.perf_counter() - started) * 1000
+        observe_recall(recall_ms / 1000)
         return PreparedMemory(
             subject=subject,
             subject_pk=memory.subject_pk if memory else None,

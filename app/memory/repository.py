@@ -47,7 +47,13 @@ def bump_version(session: Session, subject: Subject) -> int:
     return old
 
 
-def add_lines(session: Session, subject: Subject, texts: Sequence[str]) -> None:
+def add_lines(
+    session: Session,
+    subject: Subject,
+    texts: Sequence[str],
+    *,
+    learned_request_id: str | None = None,
+) -> None:
     """Append lines with COPY: a 10,000-line write is one round trip, not 10,000 inserts."""
     if not texts:
         return
@@ -56,18 +62,34 @@ def add_lines(session: Session, subject: Subject, texts: Sequence[str]) -> None:
     assert isinstance(raw, psycopg.Connection)
     with (
         raw.cursor() as cursor,
-        cursor.copy("COPY lines (subject_id, position, text) FROM STDIN") as copy,
+        cursor.copy(
+            "COPY lines (subject_id, position, text, learned_request_id) FROM STDIN"
+        ) as copy,
     ):
         for offset, text in enumerate(texts):
-            copy.write_row((subject.id, start + offset, text))
+            copy.write_row((subject.id, start + offset, text, learned_request_id))
     subject.next_position = start + len(texts)
     subject.line_count = subject.line_count + len(texts)
 
 
 def line_texts(session: Session, subject_id: int) -> list[str]:
+    """The lines recall reads: every line but the retired ones, in order."""
     return list(
         session.scalars(
-            select(Line.text).where(Line.subject_id == subject_id).order_by(Line.position)
+            select(Line.text)
+            .where(Line.subject_id == subject_id, Line.retired_at.is_(None))
+            .order_by(Line.position)
+        )
+    )
+
+
+def retired_lines(session: Session, subject_id: int) -> list[Line]:
+    """Learned lines a newer one replaced: kept and listed, never recalled."""
+    return list(
+        session.scalars(
+            select(Line)
+            .where(Line.subject_id == subject_id, Line.retired_at.is_not(None))
+            .order_by(Line.position)
         )
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -115,12 +116,20 @@ class SubjectIn(Body):
     subject: SubjectId
 
 
+class RetiredLine(BaseModel):
+    text: str
+    retired: bool = True
+    retired_at: datetime
+    learned_request_id: str | None
+
+
 class MemoryOut(BaseModel):
     subject: str
     line_count: int
     rule_count: int
     alias_count: int
     lines: list[str] | None = None
+    retired_lines: list[RetiredLine] | None = None
     rules: list[RuleOut] | None = None
     aliases: list[str] | None = None
     usage: Usage

@@ -25,6 +25,7 @@ from app.memory.schemas import (
     MemoryOut,
     RememberIn,
     RememberOut,
+    RetiredLine,
     RuleCreated,
     RuleIn,
     RuleOut,
@@ -246,12 +247,24 @@ class MemoryService:
             required=False,
         )
         repo.touch(self.session, memory.subject_pk)
+        retired = repo.retired_lines(self.session, memory.subject_pk) if with_lines else []
         return MemoryOut(
             subject=name,
             line_count=len(memory.lines),
             rule_count=len(memory.rules),
             alias_count=len(memory.aliases),
             lines=memory.lines if with_lines else None,
+            retired_lines=[
+                RetiredLine(
+                    text=line.text,
+                    retired_at=line.retired_at,
+                    learned_request_id=line.learned_request_id,
+                )
+                for line in retired
+                if line.retired_at is not None
+            ]
+            if with_lines
+            else None,
             rules=memory.rules if with_lines else None,
             aliases=memory.aliases if with_lines else None,
             usage=usage_of(ledger),
@@ -287,6 +300,10 @@ class MemoryService:
         return memory
 
     # Helpers
+
+    def subject_for_write(self, tenant: CurrentTenant, name: str) -> Subject:
+        """The subject, made when it does not exist yet, locked for this transaction."""
+        return self._lock(tenant, name, create=True)
 
     def locked_subject(self, tenant: CurrentTenant, name: str) -> Subject:
         """An existing subject, locked for this transaction (404 when there is none)."""

@@ -12,7 +12,7 @@ from decimal import Decimal
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.errors import NotFound, Unauthorized
+from app.errors import Conflict, Forbidden, NotFound, Unauthorized
 from app.models import ApiKey, Tenant
 
 KEY_PREFIX = "dsk_"
@@ -48,7 +48,8 @@ def create_tenant(session: Session, name: str, credit: Decimal) -> tuple[Tenant,
 
 
 def issue_key(session: Session, tenant_id: uuid.UUID) -> IssuedKey:
-    get_tenant(session, tenant_id)
+    if get_tenant(session, tenant_id).status in ERASED:
+        raise Conflict("this tenant is being erased or was erased", code="tenant_erased")
     api_key = KEY_PREFIX + secrets.token_urlsafe(32)
     row = ApiKey(
         id=uuid.uuid4(), tenant_id=tenant_id, key_hash=hash_key(api_key), prefix=api_key[:10]
@@ -89,12 +90,17 @@ def set_status(session: Session, tenant_id: uuid.UUID, status: str) -> Tenant:
     return tenant
 
 
+ERASED = ("erasing", "erased")
+
+
 def authenticate(session: Session, api_key: str) -> CurrentTenant:
     row = session.execute(
-        select(Tenant.id, Tenant.status)
+        select(Tenant.id, Tenant.status, ApiKey.revoked_at)
         .join(ApiKey, ApiKey.tenant_id == Tenant.id)
-        .where(ApiKey.key_hash == hash_key(api_key), ApiKey.revoked_at.is_(None))
+        .where(ApiKey.key_hash == hash_key(api_key))
     ).first()
-    if row is None:
+    if row is not None and row.status in ERASED:
+        raise Forbidden("this tenant is being erased or was erased", code="tenant_erased")
+    if row is None or row.revoked_at is not None:
         raise Unauthorized("unknown or revoked API key")
     return CurrentTenant(id=row.id, status=row.status)

@@ -10,7 +10,7 @@ import httpx
 from fastapi.testclient import TestClient
 
 from app.demo.run import run, table
-from tests.support import new_tenant
+from tests.support import Services, new_tenant
 
 
 def test_memory_routes_at_least_five_of_six_and_more_than_without(
@@ -26,3 +26,25 @@ def test_memory_routes_at_least_five_of_six_and_more_than_without(
     assert right_without < right_with, table(outcomes)
     assert all(o.lines_used >= 1 for o in outcomes)
     assert "right without memory" in table(outcomes)
+
+
+def test_demo_learn_keeps_the_three_lasting_facts_and_routes_five_of_six(
+    live_url: str, client: TestClient, worker: Services
+) -> None:
+    from app.demo.run import decide_later, learn_from_earlier, learned_table
+
+    tenant = new_tenant(client)
+    with httpx.Client(base_url=live_url, headers=tenant.headers, timeout=60) as http:
+        learned = learn_from_earlier(http)
+        outcomes = decide_later(http)
+    stored = {item.ticket.id: bool(item.stored) for item in learned}
+    assert stored == {
+        "T-101": True,
+        "T-102": True,
+        "T-103": False,
+        "T-104": False,
+        "T-105": True,
+    }, learned_table(learned)
+    right_with = sum(o.with_memory[0] == o.ticket.expected_team for o in outcomes)
+    right_without = sum(o.without[0] == o.ticket.expected_team for o in outcomes)
+    assert right_with >= 5 and right_without < right_with, table(outcomes)

@@ -1,0 +1,80 @@
+"""Admin erasure routes (DOSSIER_ADMIN_TOKEN)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime, time
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.deps import AdminDep, NoQueryString, UowDep
+from app.erasure import service
+
+router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep])
+
+Ids = list[str]
+
+
+class ErasureIn(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"tenant_id": "0b6f…", "users": ["user-17", "user-42"]},
+                {"tenant_id": "0b6f…", "untouched_since": "2025-11-29"},
+            ]
+        },
+    )
+    tenant_id: uuid.UUID
+    users: Ids | None = Field(None, min_length=1, max_length=10_000)
+    subjects: Ids | None = Field(None, min_length=1, max_length=100_000)
+    untouched_since: date | None = None
+
+    @model_validator(mode="after")
+    def _one_scope(self) -> ErasureIn:
+        given = [
+            f for f in ("users", "subjects", "untouched_since") if getattr(self, f) is not None
+        ]
+        if len(given) > 1:
+            raise ValueError(f"give one of users, subjects or untouched_since, not {given}")
+        return self
+
+
+class RetentionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    days: int | None = Field(description="erase what is untouched this long; null: never", ge=1)
+
+
+@router.post("/erasures", status_code=202, dependencies=[NoQueryString])
+def create(body: ErasureIn, uow: UowDep) -> dict[str, Any]:
+    """Erase a whole tenant, or its named end-users, named subjects, or everything untouched
+    since a date. Answers at once with the job; the work runs on the erasure queue."""
+    since = (
+        datetime.combine(body.untouched_since, time.min).astimezone()
+        if body.untouched_since
+        else None
+    )
+    job = service.create_job(
+        uow.session,
+        uow.jobs,
+        body.tenant_id,
+        users=body.users,
+        subjects=body.subjects,
+        untouched_since=since,
+    )
+    return {"id": job.id, "status": job.status, "kind": job.kind}
+
+
+@router.get("/erasures/{job_id}")
+def get(job_id: str, uow: UowDep) -> dict[str, Any]:
+    """Status, progress and, when done, the proof."""
+    return service.describe(uow.session, job_id)
+
+
+@router.put("/tenants/{tenant_id}/retention")
+def retention(tenant_id: uuid.UUID, body: RetentionIn, uow: UowDep) -> dict[str, Any]:
+    """A retention period: a scheduled sweep erases subjects and end-users untouched that long."""
+    service.set_retention(uow.session, tenant_id, body.days)
+    return {"tenant_id": str(tenant_id), "days": body.days}

@@ -1,0 +1,212 @@
+"""Admin-triggered erasure: resolve what goes, erase it in chunks on the erasure queue, prove it.
+
+queued → running (targets resolved, counts taken, a sample of the text kept for the scan; a
+whole tenant's keys revoked first) → one chunk per task run, each committed, the task sent again
+until nothing is left → completed with a proof: per store the count before and after, the
+residue scan, and what is kept by design. A worker that dies mid-chunk leaves that chunk rolled
+back; the task is delivered again and the job goes on from what is left.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.audit.service import record
+from app.cache import get_redis
+from app.erasure import stores
+from app.erasure.models import ErasureJob, RetentionSetting
+from app.errors import Conflict, NotFound
+from app.models import ApiKey, Tenant
+from app.settings import get_settings
+from app.tenants.service import CurrentTenant, get_tenant
+from workers.enqueue import JobQueue
+
+RUN_TASK = "dossier.erasure.run"
+FINAL = ("completed", "failed")
+
+
+def create_job(
+    session: Session,
+    jobs: JobQueue,
+    tenant_id: uuid.UUID,
+    *,
+    users: list[str] | None = None,
+    subjects: list[str] | None = None,
+    untouched_since: datetime | None = None,
+) -> ErasureJob:
+    tenant = get_tenant(session, tenant_id)
+    if tenant.status in ("erasing", "erased"):
+        raise Conflict("this tenant is being erased or was erased", code="tenant_erased")
+    kind = (
+        "users"
+        if users is not None
+        else "subjects"
+        if subjects is not None
+        else "untouched"
+        if untouched_since is not None
+        else "tenant"
+    )
+    scope: dict[str, Any] = {
+        "users": users,
+        "subjects": subjects,
+        "untouched_since": untouched_since.isoformat() if untouched_since else None,
+    }
+    job = ErasureJob(id=f"erase_{uuid.uuid4().hex}", tenant_id=tenant_id, kind=kind, scope=scope)
+    session.add(job)
+    if kind == "tenant":
+        # Nothing new arrives while it runs: keys revoked now, the tenant answers 403.
+        session.execute(
+            update(ApiKey)
+            .where(ApiKey.tenant_id == tenant_id, ApiKey.revoked_at.is_(None))
+            .values(revoked_at=datetime.now(UTC))
+        )
+        tenant.status = "erasing"
+    session.flush()
+    jobs.add(RUN_TASK, job.id)
+    return job
+
+
+def run_step(session: Session, jobs: JobQueue, job_id: str) -> str:
+    """One step of a job; returns its status. Safe to run twice."""
+    job = session.scalars(
+        select(ErasureJob).where(ErasureJob.id == job_id).with_for_update()
+    ).first()
+    if job is None or job.status in FINAL:
+        return "gone" if job is None else job.status
+    client = get_redis()
+    if job.status == "queued":
+        targets = _resolve(session, job)
+        job.targets = targets.to_json()
+        job.samples = stores.sample_texts(session, targets)
+        job.before = stores.count_all(session, client, targets)
+        job.status, job.started_at = "running", datetime.now(UTC)
+        job.progress = {"erased": 0, "to_erase": len(targets.subjects) + len(targets.users)}
+        jobs.add(RUN_TASK, job.id)
+        return job.status
+    targets = stores.Targets.from_json(job.tenant_id, job.targets or {})
+    erased = stores.erase_chunk(session, client, targets, get_settings().erasure_chunk)
+    progress = dict(job.progress or {})
+    progress["erased"] = progress.get("erased", 0) + erased
+    job.progress = progress
+    if erased:
+        jobs.add(RUN_TASK, job.id)
+        return job.status
+    if targets.whole:
+        stores.erase_tenant_rest(session, client, job.tenant_id)
+    _finish(session, client, job, targets)
+    return job.status
+
+
+def _resolve(session: Session, job: ErasureJob) -> stores.Targets:
+    scope = job.scope
+    since = scope.get("untouched_since")
+    return stores.resolve(
+        session,
+        job.tenant_id,
+        whole=job.kind == "tenant",
+        subjects=scope.get("subjects") or (),
+        users=scope.get("users") or (),
+        untouched_since=datetime.fromisoformat(since) if since else None,
+    )
+
+
+def _finish(session: Session, client: Any, job: ErasureJob, targets: stores.Targets) -> None:
+    session.flush()
+    after = stores.count_all(session, client, targets)
+    found = stores.residue(session, client, targets, job.samples or [])
+    verified = all(count == 0 for name, count in after.items()) and not found
+    job.proof = {
+        "verified": verified,
+        "stores": {
+            name: {"before": (job.before or {}).get(name, 0), "after": count}
+            for name, count in after.items()
+        },
+        "residue": found,
+        "residue_scan": {
+            "ids": len(targets.subjects) + len(targets.users),
+            "text_samples": len(job.samples or []),
+        },
+        "kept_by_design": stores.kept_by_design(session, targets),
+    }
+    job.samples = None  # the erased text leaves with the job's end
+    job.status, job.finished_at = "completed", datetime.now(UTC)
+    if targets.whole:
+        tenant = session.get(Tenant, job.tenant_id)
+        if tenant is not None:
+            tenant.status = "erased"
+    record(
+        session,
+        CurrentTenant(job.tenant_id, "active"),
+        "erasure.completed",
+        ids=[job.id],
+        counts={
+            "subjects": len(targets.subjects),
+            "users": len(targets.users),
+            "verified": int(verified),
+        },
+    )
+
+
+def describe(session: Session, job_id: str) -> dict[str, Any]:
+    job = session.get(ErasureJob, job_id)
+    if job is None:
+        raise NotFound(f"no erasure job '{job_id}'", field="id")
+    return {
+        "id": job.id,
+        "tenant_id": str(job.tenant_id),
+        "kind": job.kind,
+        "scope": job.scope,
+        "status": job.status,
+        "progress": job.progress,
+        "proof": job.proof,
+        "error": job.error,
+        "created_at": job.created_at,
+        "started_at": job.started_at,
+        "finished_at": job.finished_at,
+    }
+
+
+def fail(session: Session, job_id: str, error: str) -> None:
+    job = session.get(ErasureJob, job_id)
+    if job is not None and job.status not in FINAL:
+        job.status, job.error, job.finished_at = "failed", error[:500], datetime.now(UTC)
+
+
+def set_retention(session: Session, tenant_id: uuid.UUID, days: int | None) -> None:
+    get_tenant(session, tenant_id)
+    row = session.get(RetentionSetting, tenant_id)
+    if days is None:
+        if row is not None:
+            session.delete(row)
+        return
+    if row is None:
+        session.add(RetentionSetting(tenant_id=tenant_id, days=days))
+    else:
+        row.days = days
+
+
+def retention_sweep(session: Session, jobs: JobQueue) -> list[str]:
+    """An untouched_since job for each tenant with a retention period, unless one is open."""
+    from datetime import timedelta
+
+    created = []
+    for setting in session.scalars(select(RetentionSetting)):
+        tenant = session.get(Tenant, setting.tenant_id)
+        if tenant is None or tenant.status != "active":
+            continue
+        open_job = session.scalar(
+            select(ErasureJob.id).where(
+                ErasureJob.tenant_id == setting.tenant_id,
+                ErasureJob.status.in_(("queued", "running")),
+            )
+        )
+        if open_job is not None:
+            continue
+        since = datetime.now(UTC) - timedelta(days=setting.days)
+        created.append(create_job(session, jobs, setting.tenant_id, untouched_since=since).id)
+    return created

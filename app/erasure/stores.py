@@ -1,0 +1,372 @@
+"""Where a tenant's data lives, store by store: count it, erase it in chunks, scan for residue.
+
+Every statement is scoped to one tenant, by its id or by ids resolved from it; nothing here can
+reach another tenant's rows or keys.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import redis
+from sqlalchemy import bindparam, text
+from sqlalchemy.orm import Session
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What one job erases: resolved once, kept in the job, so a resumed job erases the same."""
+
+    tenant_id: uuid.UUID
+    whole: bool
+    subjects: list[tuple[int, str]]
+    users: list[tuple[int, str]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"whole": self.whole, "subjects": self.subjects, "users": self.users}
+
+    @classmethod
+    def from_json(cls, tenant_id: uuid.UUID, data: dict[str, Any]) -> Targets:
+        return cls(
+            tenant_id,
+            bool(data["whole"]),
+            [(int(pk), str(name)) for pk, name in data["subjects"]],
+            [(int(pk), str(name)) for pk, name in data["users"]],
+        )
+
+    @property
+    def subject_pks(self) -> list[int]:
+        return [pk for pk, _ in self.subjects]
+
+    @property
+    def subject_names(self) -> list[str]:
+        return [name for _, name in self.subjects]
+
+    @property
+    def user_pks(self) -> list[int]:
+        return [pk for pk, _ in self.users]
+
+
+def resolve(
+    session: Session,
+    tenant_id: uuid.UUID,
+    *,
+    whole: bool = False,
+    subjects: Sequence[str] = (),
+    users: Sequence[str] = (),
+    untouched_since: datetime | None = None,
+) -> Targets:
+    """The subjects and end-users a request names (or all, or those untouched since a date:
+    a subject's last read or write; an end-user's last fact or message)."""
+    params: dict[str, Any] = {"tenant": tenant_id}
+    if whole:
+        subject_sql = "SELECT id, name FROM subjects WHERE tenant_id = :tenant"
+        user_sql = "SELECT id, name FROM end_users WHERE tenant_id = :tenant"
+    elif untouched_since is not None:
+        params["since"] = untouched_since
+        subject_sql = (
+            "SELECT id, name FROM subjects WHERE tenant_id = :tenant AND touched_at < :since"
+        )
+        user_sql = """
+            SELECT u.id, u.name FROM end_users u WHERE u.tenant_id = :tenant AND GREATEST(
+                u.created_at,
+                COALESCE((SELECT max(f.updated_at) FROM facts f WHERE f.end_user_id = u.id),
+                         u.created_at),
+                COALESCE((SELECT max(t.said_at) FROM extraction_turns t
+                          WHERE t.end_user_id = u.id), u.created_at)
+            ) < :since"""
+    else:
+        params["subjects"], params["users"] = list(subjects), list(users)
+        subject_sql = (
+            "SELECT id, name FROM subjects WHERE tenant_id = :tenant AND name IN :subjects"
+        )
+        user_sql = "SELECT id, name FROM end_users WHERE tenant_id = :tenant AND name IN :users"
+
+    def rows(sql: str, expanding: str | None) -> list[tuple[int, str]]:
+        statement = text(sql + " ORDER BY id")
+        if expanding and expanding in params:
+            if not params[expanding]:
+                return []
+            statement = statement.bindparams(bindparam(expanding, expanding=True))
+        return [(row[0], row[1]) for row in session.execute(statement, params)]
+
+    return Targets(tenant_id, whole, rows(subject_sql, "subjects"), rows(user_sql, "users"))
+
+
+# (store name, SQL counting it for the targets). :tenant, :subjects (pks), :names, :users (pks).
+SUBJECT_STORES = {
+    "postgres.subjects": "SELECT count(*) FROM subjects WHERE id IN :subjects",
+    "postgres.lines": "SELECT count(*) FROM lines WHERE subject_id IN :subjects",
+    "postgres.rules": "SELECT count(*) FROM rules WHERE subject_id IN :subjects",
+    "postgres.aliases": "SELECT count(*) FROM aliases WHERE subject_id IN :subjects",
+    "postgres.learning_requests": (
+        "SELECT count(*) FROM learning_requests WHERE subject_id IN :subjects"
+    ),
+    "postgres.pass_jobs": "SELECT count(*) FROM pass_jobs WHERE subject_id IN :subjects",
+    "postgres.batch_items": (
+        "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant AND subject IN :names"
+    ),
+}
+USER_STORES = {
+    "postgres.end_users": "SELECT count(*) FROM end_users WHERE id IN :users",
+    "postgres.facts": "SELECT count(*) FROM facts WHERE end_user_id IN :users",
+    "postgres.extraction_turns (pending extraction)": (
+        "SELECT count(*) FROM extraction_turns WHERE end_user_id IN :users"
+    ),
+    "postgres.extraction_batches (pending extraction)": (
+        "SELECT count(*) FROM extraction_batches WHERE end_user_id IN :users"
+    ),
+}
+TENANT_STORES = {
+    "postgres.batches": "SELECT count(*) FROM batches WHERE tenant_id = :tenant",
+    "postgres.batch_items (all)": "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant",
+    "postgres.collections": "SELECT count(*) FROM collections WHERE tenant_id = :tenant",
+    "postgres.documents": "SELECT count(*) FROM documents WHERE tenant_id = :tenant",
+    "postgres.document_chunks": (
+        "SELECT count(*) FROM document_chunks c JOIN documents d ON d.id = c.document_id "
+        "WHERE d.tenant_id = :tenant"
+    ),
+    "postgres.knowledge_settings": (
+        "SELECT count(*) FROM knowledge_settings WHERE tenant_id = :tenant"
+    ),
+    "postgres.gate_settings": "SELECT count(*) FROM gate_settings WHERE tenant_id = :tenant",
+    "postgres.api_keys (active)": (
+        "SELECT count(*) FROM api_keys WHERE tenant_id = :tenant AND revoked_at IS NULL"
+    ),
+}
+KEPT_BY_DESIGN = {
+    "postgres.ledger_lines (subject ids on priced requests)": (
+        "SELECT count(*) FROM ledger_lines WHERE tenant_id = :tenant "
+        "AND (subject IN :names OR :whole)"
+    ),
+    "postgres.audit_events (ids and counts, no content)": (
+        "SELECT count(*) FROM audit_events WHERE tenant_id = :tenant "
+        "AND (subject IN :names OR :whole)"
+    ),
+}
+
+
+def _params(targets: Targets) -> dict[str, Any]:
+    return {
+        "tenant": targets.tenant_id,
+        # An empty IN list is not SQL; -1 and "" match no row.
+        "subjects": targets.subject_pks or [-1],
+        "names": targets.subject_names or [""],
+        "users": targets.user_pks or [-1],
+        "whole": targets.whole,
+    }
+
+
+def _count(session: Session, sql: str, params: dict[str, Any]) -> int:
+    statement = text(sql)
+    for name in ("subjects", "names", "users"):
+        if f":{name}" in sql:
+            statement = statement.bindparams(bindparam(name, expanding=True))
+    return int(session.execute(statement, params).scalar() or 0)
+
+
+def count_all(session: Session, client: redis.Redis, targets: Targets) -> dict[str, int]:
+    params = _params(targets)
+    stores = {**SUBJECT_STORES, **USER_STORES, **(TENANT_STORES if targets.whole else {})}
+    counts = {name: _count(session, sql, params) for name, sql in stores.items()}
+    counts["redis.keys"] = sum(1 for _ in redis_keys(client, targets))
+    counts["redis.recall_indexes"] = sum(1 for _ in redis_keys(client, targets, recall_only=True))
+    return counts
+
+
+def kept_by_design(session: Session, targets: Targets) -> dict[str, int]:
+    params = _params(targets)
+    return {name: _count(session, sql, params) for name, sql in KEPT_BY_DESIGN.items()}
+
+
+def redis_patterns(targets: Targets, *, recall_only: bool = False) -> list[str]:
+    tenant = targets.tenant_id
+    if targets.whole:
+        return [f"dossier:recall:{tenant}:*"] if recall_only else [f"dossier:*:{tenant}:*"]
+    kinds = ("recall",) if recall_only else ("memory", "recall")
+    patterns = [f"dossier:{kind}:{tenant}:{pk}:*" for kind in kinds for pk in targets.subject_pks]
+    if not recall_only:
+        patterns += [f"dossier:kfacts:{tenant}:{pk}:*" for pk in targets.user_pks]
+    return patterns
+
+
+def redis_keys(
+    client: redis.Redis, targets: Targets, *, recall_only: bool = False
+) -> Iterator[bytes]:
+    for pattern in redis_patterns(targets, recall_only=recall_only):
+        yield from client.scan_iter(match=pattern, count=1_000)
+
+
+def sample_texts(session: Session, targets: Targets, limit: int = 20) -> list[str]:
+    """A few of the texts about to be erased, to look for afterwards."""
+    params = {**_params(targets), "limit": limit}
+    lines = text(
+        "SELECT text FROM lines WHERE subject_id IN :subjects ORDER BY id LIMIT :limit"
+    ).bindparams(bindparam("subjects", expanding=True))
+    facts = text(
+        "SELECT text FROM facts WHERE end_user_id IN :users ORDER BY id LIMIT :limit"
+    ).bindparams(bindparam("users", expanding=True))
+    found = [row[0] for statement in (lines, facts) for row in session.execute(statement, params)]
+    return [sample for sample in found if sample and len(sample) >= 8]
+
+
+def erase_chunk(session: Session, client: redis.Redis, targets: Targets, size: int) -> int:
+    """Erase up to `size` subjects and `size` end-users still there; returns how many went.
+    Their rows go by ON DELETE CASCADE (lines, rules, aliases, learning requests, pass jobs;
+    facts, turns, pending extraction), their batch items and cache keys with them."""
+    params = _params(targets)
+    subjects = [
+        row[0]
+        for row in session.execute(
+            text(
+                "SELECT id, name FROM subjects WHERE id IN :subjects ORDER BY id LIMIT :size"
+            ).bindparams(bindparam("subjects", expanding=True)),
+            {**params, "size": size},
+        )
+    ]
+    names = [name for pk, name in targets.subjects if pk in set(subjects)]
+    if subjects:
+        session.execute(
+            text(
+                "DELETE FROM batch_items WHERE tenant_id = :tenant AND subject IN :names"
+            ).bindparams(bindparam("names", expanding=True)),
+            {"tenant": targets.tenant_id, "names": names},
+        )
+        session.execute(
+            text("DELETE FROM subjects WHERE id IN :ids").bindparams(
+                bindparam("ids", expanding=True)
+            ),
+            {"ids": subjects},
+        )
+    users = [
+        row[0]
+        for row in session.execute(
+            text("SELECT id FROM end_users WHERE id IN :users ORDER BY id LIMIT :size").bindparams(
+                bindparam("users", expanding=True)
+            ),
+            {**params, "size": size},
+        )
+    ]
+    if users:
+        session.execute(
+            text("DELETE FROM end_users WHERE id IN :ids").bindparams(
+                bindparam("ids", expanding=True)
+            ),
+            {"ids": users},
+        )
+    _drop_keys(
+        client,
+        Targets(
+            targets.tenant_id, False, [(pk, "") for pk in subjects], [(pk, "") for pk in users]
+        ),
+    )
+    return len(subjects) + len(users)
+
+
+def erase_tenant_rest(session: Session, client: redis.Redis, tenant_id: uuid.UUID) -> None:
+    """What a whole tenant holds beyond its subjects and end-users."""
+    for sql in (
+        "DELETE FROM batches WHERE tenant_id = :tenant",
+        "DELETE FROM batch_items WHERE tenant_id = :tenant",
+        "DELETE FROM collections WHERE tenant_id = :tenant",
+        "DELETE FROM documents WHERE tenant_id = :tenant",
+        "DELETE FROM knowledge_settings WHERE tenant_id = :tenant",
+        "DELETE FROM gate_settings WHERE tenant_id = :tenant",
+        "DELETE FROM pass_jobs WHERE tenant_id = :tenant",
+        "DELETE FROM learning_requests WHERE tenant_id = :tenant",
+    ):
+        session.execute(text(sql), {"tenant": tenant_id})
+    _drop_keys(client, Targets(tenant_id, True, [], []))
+
+
+def _drop_keys(client: redis.Redis, targets: Targets) -> None:
+    keys = list(redis_keys(client, targets))
+    for start in range(0, len(keys), 500):
+        client.delete(*keys[start : start + 500])
+
+
+# Residue: the erased ids and a sample of the erased text, looked for everywhere the tenant has
+# data. (column, SQL) pairs; each selects matching rows' count for :needle within the tenant.
+RESIDUE_SCANS = {
+    "postgres.subjects.name": (
+        "SELECT count(*) FROM subjects WHERE tenant_id = :tenant AND name = :id"
+    ),
+    "postgres.end_users.name": (
+        "SELECT count(*) FROM end_users WHERE tenant_id = :tenant AND name = :id"
+    ),
+    "postgres.batch_items.subject": (
+        "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant AND subject = :id"
+    ),
+}
+TEXT_SCANS = {
+    "postgres.lines.text": (
+        "SELECT count(*) FROM lines l JOIN subjects s ON s.id = l.subject_id "
+        "WHERE s.tenant_id = :tenant AND strpos(l.text, :needle) > 0"
+    ),
+    "postgres.rules.text": (
+        "SELECT count(*) FROM rules r JOIN subjects s ON s.id = r.subject_id "
+        "WHERE s.tenant_id = :tenant AND strpos(r.text, :needle) > 0"
+    ),
+    "postgres.facts.text": (
+        "SELECT count(*) FROM facts WHERE tenant_id = :tenant AND strpos(text, :needle) > 0"
+    ),
+    "postgres.extraction_turns.text": (
+        "SELECT count(*) FROM extraction_turns t JOIN end_users u ON u.id = t.end_user_id "
+        "WHERE u.tenant_id = :tenant AND strpos(t.text, :needle) > 0"
+    ),
+    "postgres.document_chunks.text": (
+        "SELECT count(*) FROM document_chunks c JOIN documents d ON d.id = c.document_id "
+        "WHERE d.tenant_id = :tenant AND strpos(c.text, :needle) > 0"
+    ),
+    "postgres.batch_items.body_and_result": (
+        "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant "
+        "AND (strpos(body::text, :needle) > 0 OR strpos(coalesce(result::text, ''), :needle) > 0)"
+    ),
+    "postgres.learning_requests.state": (
+        "SELECT count(*) FROM learning_requests WHERE tenant_id = :tenant "
+        "AND strpos(state::text, :needle) > 0"
+    ),
+    "postgres.pass_jobs.plan": (
+        "SELECT count(*) FROM pass_jobs WHERE tenant_id = :tenant "
+        "AND strpos(plan::text || coalesce(result::text, ''), :needle) > 0"
+    ),
+    "postgres.audit_events": (
+        "SELECT count(*) FROM audit_events WHERE tenant_id = :tenant "
+        "AND strpos(ids::text || counts::text, :needle) > 0"
+    ),
+}
+
+
+def residue(
+    session: Session, client: redis.Redis, targets: Targets, samples: Sequence[str]
+) -> list[dict[str, Any]]:
+    """Every place an erased id or a sampled erased text still shows up (empty: none)."""
+    found: list[dict[str, Any]] = []
+    ids = [name for _, name in targets.subjects] + [name for _, name in targets.users]
+    for store, sql in RESIDUE_SCANS.items():
+        for id_ in ids:
+            count = int(
+                session.execute(text(sql), {"tenant": targets.tenant_id, "id": id_}).scalar() or 0
+            )
+            if count:
+                found.append({"store": store, "kind": "id", "count": count})
+    for store, sql in TEXT_SCANS.items():
+        for sample in samples:
+            count = int(
+                session.execute(text(sql), {"tenant": targets.tenant_id, "needle": sample}).scalar()
+                or 0
+            )
+            if count:
+                found.append({"store": store, "kind": "text", "count": count})
+    leftover_keys = sum(1 for _ in redis_keys(client, targets))
+    if leftover_keys:
+        found.append({"store": "redis.keys", "kind": "key", "count": leftover_keys})
+    for key in client.scan_iter(match=f"dossier:*:{targets.tenant_id}:*", count=1_000):
+        value = client.get(key)
+        if isinstance(value, bytes) and any(s.encode() in value for s in samples):
+            found.append({"store": "redis.values", "kind": "text", "count": 1})
+    return found

@@ -1,0 +1,84 @@
+"""What an extractor takes and gives, and which one runs.
+
+An extractor reads one thread's user turns together and gives durable facts (`fact`, with a
+`slot` naming what it is about and a span when the turn states one), events (`event`, with the
+day they happened when it resolves to one) and ends of known facts (`end`: "I left Northwind
+on 1 August" ends the `employer` fact whose value is Northwind on that day). Reconciliation
+against what is already known (`app.knowledge.reconcile`) is the same for every extractor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Literal, Protocol
+
+Kind = Literal["fact", "event", "end"]
+
+MULTI_VALUED = frozenset(
+    {
+        "likes",
+        "dislikes",
+        "allergy",
+        "responsibility",
+        "uses",
+        "works_with",
+        "child",
+        "pet",
+        "language",
+        "instruction",
+        "habit",
+    }
+)
+"""Slots a user holds several values of at once: a new value adds, it does not replace."""
+
+OPPOSITES = {"likes": "dislikes", "dislikes": "likes"}
+"""Slots whose same value contradicts: liking cilantro retires disliking it."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of the end-user, with the day it was written (spans resolve against it)."""
+
+    text: str
+    said_on: date
+
+
+@dataclass(frozen=True)
+class Extracted:
+    kind: Kind
+    text: str
+    said_on: date
+    slot: str | None = None
+    value: str | None = None
+    valid_from: date | None = None
+    valid_until: date | None = None
+    on: date | None = None
+    """The day an event happened, or the day an `end` takes effect."""
+    turn: int = 0
+    entities: tuple[str, ...] = field(default=())
+
+
+class Extractor(Protocol):
+    name: str
+    """Stable name with a version; re-extraction re-runs batches extracted under another."""
+
+    def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
+        """Facts, events and ends from the turns of one thread, in order."""
+        ...
+
+
+def current_extractor() -> Extractor:
+    """The configured extractor: the embedded patterns, or the chat endpoint's model."""
+    from app.settings import get_settings
+
+    settings = get_settings()
+    if settings.extractor == "llm" and settings.chat_url:
+        from app.knowledge.llm_extractor import LlmExtractor
+        from app.knowledge.upstream import ChatClient
+
+        return LlmExtractor(ChatClient.from_settings(settings), model=settings.chat_model)
+    from app.knowledge.patterns import EmbeddedExtractor
+
+    return EmbeddedExtractor()

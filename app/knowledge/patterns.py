@@ -1,0 +1,628 @@
+"""The embedded extractor: deterministic English patterns, dates read by `app.knowledge.dates`.
+
+It keeps what is true about the user (who they are, what they prefer, what they are
+responsible for, who and what they work with, standing instructions) and what happened to them
+(events, with their day when the turn names one). It keeps nothing from a question, a request
+("book me a table", "can you …") or a momentary want ("I need", "I'd like", "I'm thinking
+about"), and no names inside those. It is precise rather than exhaustive: a sentence it does
+not recognise gives nothing (ops/bench/extraction.py measures both).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+
+from app.knowledge.dates import DayPhrase, find_days, tense_of
+from app.knowledge.extraction import Extracted, Turn
+
+NAME = r"[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+){0,2}"
+PLACE = r"[A-Z][\wà-ÿ'’-]+(?:[\s-]+[A-Z][\wà-ÿ'’-]+){0,3}"
+ORG = (
+    r"(?:[A-Z][\w&'’-]*(?:\s+(?:&\s+|of\s+|and\s+)?[A-Z][\w&'’-]*){0,4}"
+    r"|the\s+[a-z]+(?:\s+[a-z]+){0,3}\s+(?:hospital|university|bank|school|ministry|council|"
+    r"company|agency|firm|startup|store|shop|library|museum|clinic|office))"
+)
+PHRASE = r"[^,.;!?]+?"
+END = r"(?=\s+(?:but|because|since|so|and\s+I|and\s+my|until|till|from|as\s+of)\b|[,.;!?]|$)"
+I_AM = r"\bI(?:'m|’m|\s+am)"
+
+ROLE_NOUNS = (
+    "manager|engineer|developer|designer|accountant|lead|director|analyst|consultant|teacher|"
+    "nurse|doctor|scientist|researcher|student|architect|officer|administrator|admin|owner|"
+    "founder|ceo|cto|cfo|coo|vp|president|head|specialist|coordinator|assistant|writer|editor|"
+    "lawyer|attorney|recruiter|marketer|representative|technician|intern|programmer|tester|"
+    "planner|chef|cook|pharmacist|professor|lecturer|trainer|coach|agent|clerk|supervisor|"
+    "therapist|psychologist|counsel+or|photographer|artist|musician|pilot|driver|mechanic|"
+    "electrician|plumber|carpenter|farmer|freelancer|contractor|journalist|economist|dentist|"
+    "surgeon|paramedic|firefighter|executive|strategist|copywriter|translator|librarian|"
+    "secretary|receptionist|cashier|salesperson|waiter|waitress|barista|baker|veterinarian|"
+    "vet|physiotherapist|scrum master|product owner|data scientist"
+)
+DIETS = "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten-free|lactose intolerant"
+NATIONALITIES = (
+    "Dutch|German|French|British|English|American|Canadian|Irish|Scottish|Welsh|Spanish|"
+    "Italian|Portuguese|Swedish|Danish|Norwegian|Finnish|Polish|Czech|Austrian|Swiss|Belgian|"
+    "Greek|Turkish|Indian|Chinese|Japanese|Korean|Brazilian|Mexican|Australian|Russian|"
+    "Ukrainian|Romanian|Hungarian|Nigerian|Kenyan|Egyptian|Moroccan|Filipino|Vietnamese|Thai"
+)
+PRONOUNS = frozenset("it this that them you him her these those there one something".split())
+EVENT_VERBS = (
+    "went|bought|visited|flew|ran|spent|paid|took|attended|finished|started|completed|watched|"
+    "saw|met|ate|cooked|made|travell?ed|drove|won|lost|adopted|booked|celebrated|hiked|"
+    "climbed|swam|walked|played|painted|baked|wrote|sold|received|passed|graduated|married|"
+    "hosted|organi[sz]ed|volunteered|returned|tried|learned|learnt|signed up|registered|donated|"
+    "got|had|gave|picked up|moved|joined|left|quit|biked|cycled|read"
+)
+NOT_EVENT_OBJECTS = re.compile(
+    r"^(?:a|an|the|your|my)?\s*(?:question|problem|issue|look|idea|message|reply|answer|"
+    r"chance|feeling|sense|moment|thought)s?\b",
+    re.IGNORECASE,
+)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_IMPERATIVE = re.compile(
+    r"^(?:(?:hey|hi|ok(?:ay)?|so|and)\s*,?\s+)?(?:please\s+)?(?:(?:can|could|would|will)\s+you\b|"
+    r"(?:open|book|show|send|remind|find|draft|write|summari[sz]e|tell|give|help|make|create|"
+    r"check|list|translate|explain|search|look|get|set|schedule|add|remove|delete|update|"
+    r"email|order|buy|play|turn|read|compare|plan|fix|let's|lets|go|take|print|share|"
+    r"forward|reply|call)\b)",
+    re.IGNORECASE,
+)
+_MOMENTARY = re.compile(
+    r"\bI(?:'d|’d|\s+would)\s+(?:like|love)\b|\bI\s+(?:need|want|wanna)\b|"
+    rf"{I_AM}\s+(?:looking\s+for|thinking\s+(?:about|of)|trying\s+to|about\s+to|"
+    r"planning\s+to|wondering|going\s+to\s+(?:try|look|check|ask))\b|"
+    r"\b(?:probably|maybe|perhaps|might)\b",
+    re.IGNORECASE,
+)
+_STANDING = re.compile(
+    r"^(?:(?:and|also)\s+)?(?:please\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
+    r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
+    r"^(?:please\s+)?(?:answer|reply|respond|write|talk|speak)\s+(?:to\s+me\s+)?in\s+[A-Z]|"
+    r"^(?:please\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b",
+    re.IGNORECASE,
+)
+_CALL_ME = re.compile(rf"^(?:[Pp]lease\s+)?[Cc]all\s+me\s+({NAME})\s*[.!]?$")
+_UNTIL = re.compile(r"\b(?:until|till|til|up\s+to|through|thru)\s*$", re.IGNORECASE)
+_FROM = re.compile(r"\b(?:from|starting(?:\s+on)?|as\s+of|beginning|effective)\s*$", re.IGNORECASE)
+_START_VERBS = re.compile(
+    r"\b(?:start|starting|begin|beginning|join|joining|moving|move|switch|switching|"
+    r"transfer|transferring|moved|joined|started)\b",
+    re.IGNORECASE,
+)
+_UNTIL_THEN = re.compile(r"\buntil\s+then\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Found:
+    kind: str
+    slot: str | None
+    value: str
+    text: str
+    start: int
+
+
+Matcher = Callable[[str], Iterator[_Found]]
+_MATCHERS: list[Matcher] = []
+
+
+def matcher(function: Matcher) -> Matcher:
+    _MATCHERS.append(function)
+    return function
+
+
+def _clean(value: str) -> str:
+    value = re.sub(r"^(?:the|a|an|my|our)\s+", "", value.strip(), flags=re.IGNORECASE)
+    return value.strip(" \t'\"’“”").rstrip(".")
+
+
+def _items(value: str) -> list[str]:
+    """ "Jira and Confluence", "German and a bit of Japanese" → their items."""
+    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*", value)
+    cleaned = [
+        _clean(re.sub(r"^(?:a\s+(?:little\s+)?bit\s+of|some|fluent|basic)\s+", "", p.strip()))
+        for p in parts
+    ]
+    return [c for c in cleaned if c]
+
+
+def _simple(
+    pattern: str, slot: str, template: str, *, flags: int = re.IGNORECASE, many: bool = False
+) -> Matcher:
+    compiled = re.compile(pattern, flags)
+
+    def find(sentence: str) -> Iterator[_Found]:
+        for match in compiled.finditer(sentence):
+            raw = match.group("v")
+            values = _items(raw) if many else [_clean(raw)]
+            for value in values:
+                if not value or value.split()[0].lower() in PRONOUNS:
+                    continue
+                yield _Found("fact", slot, value, template.format(v=value), match.start())
+
+    return matcher(find)
+
+
+# Who they are.
+_simple(rf"\bmy\s+name\s+is\s+(?P<v>{NAME})", "name", "Name is {v}", flags=0)
+_simple(
+    rf"(?:^|,\s*|\band\s+)(?:hi|hello|hey)?[,!]?\s*(?:I'm|I’m|I\s+am|this\s+is)\s+"
+    rf"(?!(?:{NATIONALITIES})\b)(?P<v>{NAME})(?=\s*(?:[,.!;]|\s+and\b|\s+here\b|$))",
+    "name",
+    "Name is {v}",
+    flags=0,
+)
+_simple(rf"{I_AM}\s+(?P<v>{NATIONALITIES})\b(?!\s+[a-z])", "nationality", "Is {v}", flags=0)
+_simple(
+    rf"{I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years?\s+old)?\b(?!\s*[%:.]\d)", "age", "Is {v} years old"
+)
+_simple(r"\bI\s+(?:just\s+)?turned\s+(?P<v>\d{1,3})\b", "age", "Is {v} years old")
+_simple(
+    rf"\bI\s+(?:work(?:ed)?|am\s+working|'m\s+working|started|start|joined|will\s+start|"
+    rf"'ll\s+start|am\s+starting|'m\s+starting)(?:\s+(?:at|for|with)\s+{ORG}|\s+{ORG})?\s+as\s+"
+    rf"(?:an?\s+|the\s+)?(?P<v>[a-z][\w -]*?(?:{ROLE_NOUNS}))\b",
+    "role",
+    "Works as {v}",
+)
+_simple(
+    rf"{I_AM}\s+(?:now\s+)?(?:an?|the)\s+(?P<v>(?:[a-z][\w-]*\s+){{0,3}}(?:{ROLE_NOUNS}))\b",
+    "role",
+    "Works as {v}",
+)
+_simple(rf"{I_AM}\s+(?:an?\s+)?(?:strict\s+)?(?P<v>{DIETS})\b", "diet", "Is {v}")
+_simple(
+    rf"{I_AM}\s+(?:severely\s+)?allergic\s+to\s+(?P<v>{PHRASE}){END}",
+    "allergy",
+    "Is allergic to {v}",
+    many=True,
+)
+_simple(rf"\bI\s+speak\s+(?P<v>{PHRASE}){END}", "language", "Speaks {v}", many=True)
+
+# Where they live and work.
+_simple(
+    rf"\bI\s+(?:live|am\s+living|'m\s+living)\s+in\s+(?P<v>{PLACE})",
+    "home",
+    "Lives in {v}",
+    flags=0,
+)
+_simple(rf"{I_AM}\s+(?:now\s+)?based\s+in\s+(?P<v>{PLACE})", "home", "Lives in {v}", flags=0)
+_simple(
+    rf"\bI\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+to\s+(?P<v>{PLACE})(?!\s+(?:team|office))",
+    "home",
+    "Lives in {v}",
+    flags=0,
+)
+_simple(rf"{I_AM}\s+(?:originally\s+)?from\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0)
+_simple(rf"\bI\s+grew\s+up\s+in\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0)
+_simple(
+    rf"\b(?:I(?:'m|’m|\s+am|\s+work|\s+will\s+be)|I'll\s+be)\s+(?:working\s+)?(?:in|at|from)\s+"
+    rf"the\s+(?P<v>{PLACE})\s+office\b",
+    "office",
+    "Works in the {v} office",
+    flags=0,
+)
+_simple(
+    rf"\b(?:moving|move|moved|switching|transferring|joining|join|joined)\s+(?:over\s+)?"
+    rf"(?:to\s+)?the\s+(?P<v>{PLACE})\s+team\b",
+    "team",
+    "Is in the {v} team",
+    flags=0,
+)
+_simple(
+    rf"{I_AM}\s+(?:in|on)\s+the\s+(?P<v>{PLACE})\s+team\b", "team", "Is in the {v} team", flags=0
+)
+_simple(
+    rf"\bI\s+(?:work|am\s+working|'m\s+working|’m\s+working|currently\s+work)\b(?:\s+as\s+"
+    rf"[\w -]+?)?\s+(?:at|for)\s+(?P<v>{ORG})",
+    "employer",
+    "Works at {v}",
+    flags=0,
+)
+_simple(
+    rf"{I_AM}\s+(?:employed|working)\s+(?:at|by|for)\s+(?P<v>{ORG})",
+    "employer",
+    "Works at {v}",
+    flags=0,
+)
+_simple(
+    rf"\bI\s+(?:recently\s+|just\s+)?joined\s+(?P<v>{ORG})(?!\s+team)",
+    "employer",
+    "Works at {v}",
+    flags=0,
+)
+_simple(
+    rf"\bI\s+(?:start|begin|will\s+start|'ll\s+start|am\s+starting|'m\s+starting|’m\s+starting|"
+    rf"started)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+(?P<v>{ORG})",
+    "employer",
+    "Works at {v}",
+    flags=0,
+)
+
+# Contact.
+EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_simple(
+    rf"\b(?:my\s+(?:e-?mail|email\s+address)\s+is|reach\s+me\s+at|contact\s+me\s+at|e-?mail\s+me"
+    rf"\s+at|mail\s+me\s+at)\s+(?P<v>{EMAIL})",
+    "email",
+    "Email address is {v}",
+)
+_simple(
+    r"\b(?:my\s+(?:phone|mobile|cell)(?:\s+number)?\s+is|call\s+me\s+on|reach\s+me\s+on|"
+    r"text\s+me\s+on)\s+(?P<v>\+?\d[\d\s()-]{5,}\d)",
+    "phone",
+    "Phone number is {v}",
+)
+
+# Who and what they work with.
+_simple(
+    rf"\b[Mm]y\s+(?:manager|boss|supervisor|line\s+manager)\s+is\s+(?P<v>{NAME})",
+    "manager",
+    "Reports to {v}",
+    flags=0,
+)
+_simple(
+    rf"\bI\s+(?:report|will\s+report|'ll\s+report|am\s+reporting|'m\s+reporting)\s+to\s+"
+    rf"(?P<v>{NAME})",
+    "manager",
+    "Reports to {v}",
+    flags=0,
+)
+_simple(
+    rf"\bI\s+(?:work|am\s+working|'m\s+working)\s+(?:closely\s+)?with\s+(?P<v>{NAME})",
+    "works_with",
+    "Works with {v}",
+    flags=0,
+)
+_simple(
+    rf"\b[Mm]y\s+(?:colleague|co-?worker|teammate)s?\s+(?:is\s+|are\s+)?(?P<v>{NAME})",
+    "works_with",
+    "Works with {v}",
+    flags=0,
+)
+_simple(
+    rf"{I_AM}\s+(?:responsible\s+for|in\s+charge\s+of|accountable\s+for)\s+(?P<v>{PHRASE}){END}",
+    "responsibility",
+    "Is responsible for {v}",
+)
+_simple(
+    rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after)\s+(?P<v>the\s+{PHRASE}|our\s+{PHRASE})"
+    rf"{END}",
+    "responsibility",
+    "Is responsible for {v}",
+)
+_simple(
+    r"\b(?:I|[Ww]e)\s+(?:mostly\s+|mainly\s+|also\s+)?(?:use|are\s+using|am\s+using|'re\s+using|"
+    r"rely\s+on)\s+(?P<v>[A-Z][\w.+#-]*(?:(?:\s*,\s*|\s+and\s+|\s+)[A-Z][\w.+#-]*)*)",
+    "uses",
+    "Uses {v}",
+    flags=0,
+    many=True,
+)
+
+# Preferences.
+_LIKE_END = r"(?=\s+(?:but|because|since|so|and\s+I|over|rather\s+than|instead\s+of)\b|[,.;!?]|$)"
+_simple(
+    rf"\bI\s+(?:really\s+|absolutely\s+|also\s+|just\s+)?(?:like|love|enjoy|adore|prefer)\s+"
+    rf"(?P<v>{PHRASE}){_LIKE_END}",
+    "likes",
+    "Likes {v}",
+)
+_simple(
+    rf"\bI\s+(?:really\s+)?(?:don't|do\s+not|don’t|never)\s+(?:really\s+)?(?:like|enjoy)\s+"
+    rf"(?P<v>{PHRASE}){_LIKE_END}",
+    "dislikes",
+    "Dislikes {v}",
+)
+_simple(
+    rf"\bI\s+(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand)\s+"
+    rf"(?P<v>{PHRASE}){_LIKE_END}",
+    "dislikes",
+    "Dislikes {v}",
+)
+_simple(
+    rf"\bI\s+(?:usually|normally|typically|often|generally)\s+(?P<v>{PHRASE}){_LIKE_END}",
+    "habit",
+    "Usually {v}",
+)
+_simple(
+    r"\bI(?:'m|’m|\s+am)\s+(?:currently\s+)?(?:on\s+)?(?P<v>(?:parental|maternity|paternity|sick|"
+    r"annual|medical|study)\s+leave|on\s+(?:holiday|vacation|sabbatical)|out\s+of\s+(?:the\s+)?"
+    r"office)\b",
+    "status",
+    "Is on {v}",
+)
+
+
+@matcher
+def _favourite(sentence: str) -> Iterator[_Found]:
+    pattern = rf"\bmy\s+fav(?:ou)?rite\s+(?P<c>[a-z]+(?:\s+[a-z]+)?)\s+is\s+(?P<v>{PHRASE}){END}"
+    for match in re.finditer(pattern, sentence, re.IGNORECASE):
+        category, value = match.group("c").lower(), _clean(match.group("v"))
+        if value:
+            yield _Found(
+                "fact",
+                f"favourite:{category}",
+                value,
+                f"Favourite {category} is {value}",
+                match.start(),
+            )
+
+
+@matcher
+def _family(sentence: str) -> Iterator[_Found]:
+    relations = r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?"
+    for match in re.finditer(
+        rf"\b[Mm]y\s+(?P<r>{relations})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|,|\s+is)?"
+        rf"\s+(?P<v>{NAME})",
+        sentence,
+    ):
+        relation = match.group("r").lower()
+        yield _Found(
+            "fact",
+            "partner",
+            match.group("v"),
+            f"{relation.capitalize()} is {match.group('v')}",
+            match.start(),
+        )
+    kids = r"sons?|daughters?|kids?|child|children|boys?|girls?"
+    for match in re.finditer(
+        rf"\b[Mm]y\s+(?P<r>son|daughter|kid|child)(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named"
+        rf"|,)?\s+(?P<v>{NAME})",
+        sentence,
+    ):
+        yield _Found(
+            "fact",
+            "child",
+            match.group("v"),
+            f"Has a {match.group('r').lower()} named {match.group('v')}",
+            match.start(),
+        )
+    for match in re.finditer(
+        rf"\bI\s+have\s+(?:a|an|one|two|three|four|five|\d)\s+(?P<r>{kids})(?:,|\s+called|"
+        rf"\s+named|:)\s+(?P<v>{NAME}(?:(?:\s*,\s*|\s+and\s+){NAME})*)",
+        sentence,
+    ):
+        relation = re.sub(r"(?:ren|s)$", "", match.group("r").lower())
+        for name in _items(match.group("v")):
+            yield _Found("fact", "child", name, f"Has a {relation} named {name}", match.start())
+    animals = r"dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|bird|fish|turtle|guinea\s+pig"
+    for match in re.finditer(
+        rf"\b(?:I\s+(?:have|adopted|got|own)\s+an?|[Mm]y)\s+(?:new\s+|little\s+)?(?P<r>{animals})"
+        rf"(?:'s\s+name\s+is|\s+is\s+called|\s+called|\s+named|,)\s+(?P<v>{NAME})",
+        sentence,
+    ):
+        animal = match.group("r").lower()
+        yield _Found(
+            "fact",
+            "pet",
+            match.group("v"),
+            f"Has a {animal} named {match.group('v')}",
+            match.start(),
+        )
+
+
+@matcher
+def _ends(sentence: str) -> Iterator[_Found]:
+    for match in re.finditer(
+        rf"\bI\s+(?:have\s+)?(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|’m\s+leaving|"
+        rf"will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|no\s+longer\s+work\s+"
+        rf"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for))\s*"
+        rf"(?P<v>{ORG})",
+        sentence,
+    ):
+        org = match.group("v").strip()
+        yield _Found("end", "employer", org, f"No longer works at {org}", match.start())
+    for match in re.finditer(
+        r"\bI(?:'m|’m|\s+am|\s+will\s+be|'ll\s+be)?\s+(?:resigning|retiring|resign|retire|"
+        r"quitting)\b(?!\s+from\s+[A-Z])",
+        sentence,
+    ):
+        yield _Found("end", "employer", "", "No longer works at their employer", match.start())
+    for match in re.finditer(
+        rf"\bI\s+(?:no\s+longer|don't|do\s+not)\s+live\s+in\s+(?P<v>{PLACE})", sentence
+    ):
+        yield _Found(
+            "end", "home", match.group("v"), f"No longer lives in {match.group('v')}", match.start()
+        )
+
+
+@matcher
+def _instructions(sentence: str) -> Iterator[_Found]:
+    if _STANDING.search(sentence):
+        value = re.sub(
+            r"^(?:(?:and|also)\s+)?please\s+|^I\s+want\s+you\s+to\s+",
+            "",
+            sentence,
+            flags=re.IGNORECASE,
+        )
+        value = value.strip().rstrip(".!")
+        if value:
+            yield _Found("fact", "instruction", value, value[0].upper() + value[1:], 0)
+
+
+@matcher
+def _call_me(sentence: str) -> Iterator[_Found]:
+    match = _CALL_ME.search(sentence.strip())
+    if match:
+        yield _Found(
+            "fact", "preferred_name", match.group(1), f"Prefers to be called {match.group(1)}", 0
+        )
+
+
+_EVENT = re.compile(
+    rf"\bI\s+(?:just\s+|finally\s+|recently\s+|also\s+|actually\s+)?(?P<verb>{EVENT_VERBS})\b"
+    r"(?P<rest>[^.;!?]*)",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(
+    r",\s*(?:and\s+|but\s+)?I\b|\s+but\s+|\s+and\s+(?:I|it|that|this|we|they|he|she)\b|"
+    r",\s*until\b|,\s*(?:which|it|that)\b"
+)
+_CHANGE_SLOTS = frozenset({"employer", "home", "role", "team", "office"})
+_FACT_VERBS = re.compile(r"^(?:moved|joined|left|quit|started\s+(?:at|with|as))\b", re.I)
+
+
+def _events(sentence: str, facts: list[_Found]) -> Iterator[_Found]:
+    changed = any(f.slot in _CHANGE_SLOTS or f.kind == "end" for f in facts)
+    for match in _EVENT.finditer(sentence):
+        verb, rest = match.group("verb"), match.group("rest")
+        cut = _CLAUSE_END.search(rest)
+        if cut:
+            rest = rest[: cut.start()]
+        clause = f"{verb}{rest}".strip().rstrip(",")
+        if verb.lower() in ("had", "got", "read") and NOT_EVENT_OBJECTS.search(rest.strip()):
+            continue
+        if NOT_EVENT_OBJECTS.search(rest.strip()) or not rest.strip():
+            continue
+        if changed and _FACT_VERBS.search(clause):
+            continue
+        yield _Found("event", None, clause, clause[0].upper() + clause[1:], match.start())
+
+
+def _is_momentary(sentence: str) -> bool:
+    if _STANDING.search(sentence) or _CALL_ME.search(sentence.strip()):
+        return False
+    return bool(_IMPERATIVE.search(sentence) or _MOMENTARY.search(sentence))
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+class EmbeddedExtractor:
+    """Deterministic English patterns; offline, about a tenth of a millisecond a sentence."""
+
+    name = "embedded-1"
+
+    def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
+        found: list[Extracted] = []
+        for number, turn in enumerate(turns):
+            for sentence in sentences(turn.text):
+                found.extend(
+                    replace(item, turn=number) for item in extract_sentence(sentence, turn.said_on)
+                )
+        return _dedupe(found)
+
+
+def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
+    """Facts, events and ends of one sentence written on `said_on`."""
+    if sentence.endswith("?") or _is_momentary(sentence):
+        return []
+    facts = [f for m in _MATCHERS for f in m(sentence)]
+    facts = _drop_overlaps(facts)
+    events = list(_events(sentence, facts))
+    tense = tense_of(sentence)
+    days = find_days(sentence, said_on, tense)
+    span = _spans(sentence, days, tense, said_on)
+    out: list[Extracted] = []
+    for item in sorted(facts + events, key=lambda f: f.start):
+        if item.kind == "fact":
+            out.append(
+                Extracted(
+                    kind="fact",
+                    text=item.text,
+                    said_on=said_on,
+                    slot=item.slot,
+                    value=item.value,
+                    valid_from=span.valid_from,
+                    valid_until=span.valid_until,
+                )
+            )
+        elif item.kind == "end":
+            out.append(
+                Extracted(
+                    kind="end",
+                    text=item.text,
+                    said_on=said_on,
+                    slot=item.slot,
+                    value=item.value or None,
+                    on=span.on or span.valid_from or said_on,
+                )
+            )
+        else:
+            out.append(
+                Extracted(
+                    kind="event",
+                    text=_dated_text(item.text, days),
+                    said_on=said_on,
+                    value=item.value,
+                    on=span.on,
+                )
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class _Span:
+    valid_from: date | None = None
+    valid_until: date | None = None
+    on: date | None = None
+
+
+def _spans(sentence: str, days: list[DayPhrase], tense: str, said_on: date) -> _Span:
+    """Which resolved day is a start, which an end, which the day something happened."""
+    valid_from = valid_until = on = None
+    for phrase in days:
+        if phrase.day is None:
+            continue
+        before = sentence[: phrase.start]
+        if _UNTIL.search(before):
+            through = re.search(r"\b(?:through|thru)\s*$", before, re.IGNORECASE)
+            valid_until = phrase.day + timedelta(days=1) if through else phrase.day
+        elif _FROM.search(before):
+            valid_from = phrase.day
+        elif tense != "past" and (phrase.start == 0 or _START_VERBS.search(sentence)):
+            if phrase.day > said_on:
+                valid_from = phrase.day
+            on = on or phrase.day
+        else:
+            on = on or phrase.day
+    if valid_until is None and _UNTIL_THEN.search(sentence):
+        earlier = [p.day for p in days if p.day is not None]
+        if earlier:
+            valid_until = earlier[0]
+    if _UNTIL_THEN.search(sentence) and on is not None and valid_from == on:
+        valid_from = None
+    return _Span(valid_from, valid_until, on)
+
+
+def _dated_text(text: str, days: list[DayPhrase]) -> str:
+    """An event's text with a relative day ("yesterday") written as the calendar day."""
+    for phrase in days:
+        if phrase.day is None or phrase.text not in text:
+            continue
+        written = f"{phrase.day.day} {phrase.day:%B %Y}"
+        prefix = "" if re.match(r"(?i)on\s", phrase.text) else "on "
+        text = text.replace(
+            phrase.text, prefix + written if not phrase.text[0].isdigit() else written
+        )
+        text = text.replace("on on ", "on ")
+    return text
+
+
+def _drop_overlaps(facts: list[_Found]) -> list[_Found]:
+    """Two patterns that read the same value into the same slot give one fact."""
+    seen: set[tuple[str, str | None, str]] = set()
+    kept = []
+    for fact in facts:
+        key = (fact.kind, fact.slot, fact.value.casefold())
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(fact)
+    return kept
+
+
+def _dedupe(items: list[Extracted]) -> list[Extracted]:
+    seen: set[tuple[str, str | None, str]] = set()
+    kept = []
+    for item in items:
+        key = (item.kind, item.slot, item.text.casefold())
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(item)
+    return kept

@@ -1,0 +1,196 @@
+"""Request and response bodies of the knowledge routes."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from app.memory.schemas import Body, Usage
+
+UserId = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z0-9_.@:+-]{1,128}$",
+        description="the end-user's id in your app: letters, digits and _ . @ : + -, 1-128",
+        examples=["user-4821"],
+    ),
+]
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+
+class SettingsIn(Body):
+    enabled: bool
+    on_disable: Literal["keep", "delete"] | None = Field(
+        default=None,
+        description="needed to turn knowledge off while facts or collections exist",
+    )
+
+
+class SettingsOut(BaseModel):
+    enabled: bool
+    deleted: dict[str, int] | None = None
+
+
+class FactOut(BaseModel):
+    id: int
+    user: str
+    kind: Literal["fact", "event"]
+    text: str
+    slot: str | None
+    value: str | None
+    status: Literal["active", "upcoming", "retired"]
+    valid_from: date | None
+    valid_until: date | None
+    happened_on: date | None
+    said_on: date | None
+    retired_on: date | None
+    source: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class FactsPage(BaseModel):
+    user: str
+    data: list[FactOut]
+    next_cursor: str | None
+
+
+class FactIn(Body):
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+    kind: Literal["fact", "event"] = "fact"
+    slot: Annotated[str, StringConstraints(max_length=120)] | None = None
+    value: str | None = None
+    valid_from: date | None = None
+    valid_until: date | None = None
+    happened_on: date | None = None
+
+
+class FactsIn(Body):
+    facts: list[FactIn] = Field(min_length=1, max_length=1000)
+
+
+class FactsAdded(BaseModel):
+    user: str
+    ids: list[int]
+    updated: list[int]
+    retired: list[int]
+    duplicates: int
+    usage: Usage
+
+
+class FactDeleted(BaseModel):
+    user: str
+    deleted: int
+    usage: Usage
+
+
+class PromoteIn(Body):
+    collections: list[Slug] = Field(min_length=1, max_length=50)
+
+
+class PromotedDocument(BaseModel):
+    collection: str
+    id: int
+    status: str
+
+
+class PromoteOut(BaseModel):
+    fact_id: int
+    documents: list[PromotedDocument]
+
+
+class GraphNode(BaseModel):
+    id: str
+    type: str
+    label: str
+
+
+class GraphEdge(BaseModel):
+    source: str
+    target: str
+    relation: str
+    fact_id: int
+    status: str
+    valid_from: date | None = None
+    valid_until: date | None = None
+    happened_on: date | None = None
+    retired_on: date | None = None
+
+
+class GraphOut(BaseModel):
+    user: str
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+
+
+class UserErased(BaseModel):
+    user: str
+    deleted: dict[str, int]
+    usage: Usage
+
+
+class SearchIn(Body):
+    query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=8000)]
+    user: UserId | None = None
+    collection: Slug | list[Slug] | None = None
+    top_k: int = Field(default=8, ge=1, le=20)
+
+
+class SearchOut(BaseModel):
+    data: list[dict[str, Any]]
+    sources: list[dict[str, Any]]
+    searched: bool
+    usage: Usage | None = None
+
+
+class CollectionIn(Body):
+    name: Name
+
+
+class CollectionOut(BaseModel):
+    slug: str
+    name: str
+    documents: int = 0
+    created_at: datetime
+
+
+class CollectionsOut(BaseModel):
+    data: list[CollectionOut]
+
+
+class DocumentTextIn(Body):
+    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
+    text: str = Field(min_length=1)
+    source: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] | None = None
+
+
+class DocumentPatch(Body):
+    title: (
+        Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
+        | None
+    ) = None
+    source: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] | None = None
+    model_config = ConfigDict(extra="forbid")
+
+
+class DocumentOut(BaseModel):
+    id: int
+    collection: str
+    title: str
+    source: str | None
+    filename: str | None
+    media_type: str
+    status: Literal["processing", "ready", "failed"]
+    error: str | None
+    size_bytes: int
+    tokens: int
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class DocumentsOut(BaseModel):
+    data: list[DocumentOut]
+    next_cursor: str | None = None

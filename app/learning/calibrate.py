@@ -1,0 +1,33 @@
+"""Choosing the gate's threshold from labelled examples: fit on one part, report on the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.engines.base import Engine
+from app.learning import gate
+from app.learning.service import sentence_probabilities
+
+
+def example_probabilities(
+    engine: Engine, wording: gate.GateWording, requests: Sequence[Any]
+) -> list[float]:
+    """Each example request's P(lasting fact), all sentences asked in one engine call."""
+    per_request = [gate.candidate_sentences(request) for request in requests]
+    flat = [sentence for sentences in per_request for sentence in sentences]
+    probabilities = iter(sentence_probabilities(engine, wording.question(), flat))
+    return [
+        gate.request_probability([next(probabilities) for _ in sentences])
+        for sentences in per_request
+    ]
+
+
+def calibrate(
+    probabilities: Sequence[float], labels: Sequence[bool], held_out_share: float, seed: int
+) -> gate.Calibration:
+    scored = list(zip(probabilities, labels, strict=True))
+    fit, held_out = gate.split(len(scored), held_out_share, seed)
+    threshold = gate.best_threshold([scored[i] for i in fit])
+    precision, recall = gate.precision_recall([scored[i] for i in held_out], threshold)
+    return gate.Calibration(threshold, len(fit), len(held_out), precision, recall)

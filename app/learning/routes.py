@@ -1,0 +1,133 @@
+"""Learned memory: a learning request's outcome, the gate's setting, and calibration."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+
+from app.deps import TenantDep, UowDep
+from app.engines.registry import default_engine
+from app.learning import gate
+from app.learning.calibrate import calibrate, example_probabilities
+from app.learning.models import GateSetting
+from app.learning.service import learning_status, wording
+from app.ledger.service import charge
+from app.settings import get_settings
+
+router = APIRouter(tags=["learning"])
+
+
+class Example(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    request: Any = Field(description="a request's state, as sent to /v1/systemone")
+    remember: StrictBool = Field(description="does it state a lasting fact worth keeping?")
+
+
+class CalibrateIn(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "examples": [
+                        {"request": "We run the self-hosted edition on Linux.", "remember": True},
+                        {"request": "I'm typing on my phone at the airport.", "remember": False},
+                    ],
+                    "held_out_share": 0.5,
+                    "apply": False,
+                }
+            ]
+        },
+    )
+    examples: list[Example] = Field(min_length=4, max_length=5_000)
+    held_out_share: float = Field(0.3, gt=0, lt=1)
+    seed: int = 0
+    apply: StrictBool = False
+
+
+class GateIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    instructions: str | None = Field(None, min_length=1, max_length=2_000)
+    true: str | None = Field(None, min_length=1, max_length=2_000)
+    false: str | None = Field(None, min_length=1, max_length=2_000)
+    threshold: float | None = Field(None, ge=0, le=1)
+
+
+@router.get("/v1/learning/{request_id}")
+def get_learning(
+    request_id: Annotated[str, Path(max_length=40)], tenant: TenantDep, uow: UowDep
+) -> dict[str, Any]:
+    """What the gate decided for a decision sent with `"memory": {"learn": true}`: queued, or
+    stored / not_stored with each sentence's probability and the lines stored and retired."""
+    return learning_status(uow.session, tenant, request_id)
+
+
+@router.get("/v1/settings/gate")
+def get_gate(tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
+    """The gate's wording and threshold."""
+    question, threshold = wording(uow.session, tenant.id)
+    return _gate_out(question, threshold)
+
+
+@router.put("/v1/settings/gate")
+def put_gate(body: GateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
+    """Change the gate's wording (what is worth remembering in your domain) or threshold."""
+    row = uow.session.get(GateSetting, tenant.id) or GateSetting(tenant_id=tenant.id)
+    for field, column in (
+        ("instructions", "instructions"),
+        ("true", "true_criterion"),
+        ("false", "false_criterion"),
+        ("threshold", "threshold"),
+    ):
+        value = getattr(body, field)
+        if value is not None:
+            setattr(row, column, value)
+    uow.session.add(row)
+    uow.session.flush()
+    question, threshold = wording(uow.session, tenant.id)
+    return _gate_out(question, threshold)
+
+
+@router.post("/v1/gate/calibrate")
+def calibrate_gate(body: CalibrateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
+    """Pick the threshold that best separates labelled examples on one part, and report
+    precision and recall on the held-out rest; `apply: true` sets it for the tenant."""
+    question, current = wording(uow.session, tenant.id)
+    charge(
+        uow.session,
+        tenant,
+        route="gate.calibrate",
+        units=len(body.examples),
+        cost=get_settings().price_decision * len(body.examples),
+    )
+    probabilities = example_probabilities(
+        default_engine(), question, [example.request for example in body.examples]
+    )
+    result = calibrate(
+        probabilities, [e.remember for e in body.examples], body.held_out_share, body.seed
+    )
+    if body.apply:
+        row = uow.session.get(GateSetting, tenant.id) or GateSetting(tenant_id=tenant.id)
+        row.threshold = result.threshold
+        uow.session.add(row)
+    return {
+        "threshold": result.threshold,
+        "previous_threshold": current,
+        "applied": body.apply,
+        "fit_examples": result.fit_size,
+        "held_out_examples": result.held_out_size,
+        "held_out_precision": result.precision,
+        "held_out_recall": result.recall,
+        "probabilities": [round(p, 4) for p in probabilities],
+    }
+
+
+def _gate_out(question: gate.GateWording, threshold: float) -> dict[str, Any]:
+    return {
+        "instructions": question.instructions,
+        "true": question.true,
+        "false": question.false,
+        "threshold": threshold,
+    }

@@ -1,0 +1,168 @@
+"""Learned memory: after a decision, the gate decides on the extraction queue whether its request
+stated a lasting fact; if so the fact is stored as lines marked learned, and an older learned
+line it replaces is retired (kept, listed, never recalled again)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.audit.service import record
+from app.cache import SubjectCache
+from app.decisions.asking import ask_distinct
+from app.decisions.wire import parse_request
+from app.engines.base import Engine
+from app.errors import NotFound
+from app.learning import gate
+from app.learning.models import GateSetting, LearningRequest
+from app.memory import repository as memory_repo
+from app.models import Line, Subject
+from app.tenants.service import CurrentTenant
+from workers.enqueue import JobQueue
+
+LEARN_TASK = "dossier.extraction.learn"
+
+
+def new_request_id() -> str:
+    return f"req_{uuid.uuid4().hex}"
+
+
+def queue_learning(
+    session: Session, jobs: JobQueue, tenant_id: uuid.UUID, subject_pk: int, state: Any
+) -> str:
+    """Keep the request's state for the gate and send the gate's task after the commit."""
+    request_id = new_request_id()
+    session.add(
+        LearningRequest(id=request_id, tenant_id=tenant_id, subject_id=subject_pk, state=state)
+    )
+    jobs.add(LEARN_TASK, request_id)
+    return request_id
+
+
+def wording(session: Session, tenant_id: uuid.UUID) -> tuple[gate.GateWording, float]:
+    row = session.get(GateSetting, tenant_id)
+    if row is None:
+        return gate.GateWording(), gate.DEFAULT_THRESHOLD
+    default = gate.GateWording()
+    return (
+        gate.GateWording(
+            row.instructions or default.instructions,
+            row.true_criterion or default.true,
+            row.false_criterion or default.false,
+        ),
+        row.threshold,
+    )
+
+
+def sentence_probabilities(
+    engine: Engine, question: dict[str, Any], sentences: list[str]
+) -> list[float]:
+    """One engine call for all the sentences of a request."""
+    if not sentences:
+        return []
+    parsed = parse_request({"model": "gate", "state": "", "questions": {"gate": question}})
+    answers = ask_distinct(
+        engine, engine.models()[0], gate.gate_states(sentences), parsed.questions
+    )
+    return [float(answer["gate"].noul) for answer in answers]  # type: ignore[union-attr]
+
+
+@dataclass
+class Learner:
+    session: Session
+    engine: Engine
+    cache: SubjectCache
+
+    def run(self, request_id: str) -> dict[str, Any] | None:
+        """Decide one learning request; safe to run twice (a finished request is left alone)."""
+        request = self.session.scalars(
+            select(LearningRequest).where(LearningRequest.id == request_id).with_for_update()
+        ).first()
+        if request is None or request.status != "queued":
+            return None
+        subject = self.session.scalars(
+            select(Subject).where(Subject.id == request.subject_id).with_for_update()
+        ).first()
+        if subject is None:
+            return None  # the subject was deleted meanwhile (and the request with it)
+        question, threshold = wording(self.session, request.tenant_id)
+        sentences = gate.candidate_sentences(request.state)
+        probabilities = sentence_probabilities(self.engine, question.question(), sentences)
+        learned = gate.lasting_lines(sentences, probabilities, threshold)
+        learned = [line for line in learned if line not in self._active_texts(subject.id)]
+        retired = self._supersede(subject.id, learned) if learned else []
+        if learned:
+            memory_repo.add_lines(self.session, subject, learned, learned_request_id=request_id)
+        if learned or retired:
+            old = memory_repo.bump_version(self.session, subject)
+            self.cache.drop_version(str(request.tenant_id), subject.id, old)
+        request.status = "stored" if learned else "not_stored"
+        request.probability = gate.request_probability(probabilities)
+        request.outcome = {
+            "sentences": [
+                {"text": s, "probability": round(p, 4)}
+                for s, p in zip(sentences, probabilities, strict=True)
+            ],
+            "threshold": threshold,
+            "stored": learned,
+            "retired": retired,
+        }
+        request.finished_at = datetime.now(UTC)
+        record(
+            self.session,
+            CurrentTenant(request.tenant_id, "active"),
+            "memory.learn",
+            subject=subject.name,
+            ids=[request_id],
+            counts={"stored": len(learned), "retired": len(retired)},
+        )
+        return request.outcome
+
+    def _active_texts(self, subject_pk: int) -> set[str]:
+        return set(memory_repo.line_texts(self.session, subject_pk))
+
+    def _supersede(self, subject_pk: int, learned: list[str]) -> list[str]:
+        """Retire each older learned line that a new one replaces (the second gate question,
+        asked only of older lines sharing words with the new one)."""
+        older = self.session.execute(
+            select(Line.id, Line.text).where(
+                Line.subject_id == subject_pk,
+                Line.learned_request_id.is_not(None),
+                Line.retired_at.is_(None),
+            )
+        ).all()
+        pairs = [(new, row) for new in learned for row in older if gate.may_replace(new, row.text)]
+        if not pairs:
+            return []
+        parsed = parse_request(
+            {"model": "gate", "state": "", "questions": {"replace": gate.SUPERSEDE_QUESTION}}
+        )
+        states = [gate.supersede_state(new, row.text) for new, row in pairs]
+        answers = ask_distinct(self.engine, self.engine.models()[0], states, parsed.questions)
+        replaced = {
+            row.id: row.text
+            for (_, row), answer in zip(pairs, answers, strict=True)
+            if gate.passes(float(answer["replace"].noul), gate.DEFAULT_THRESHOLD)  # type: ignore[union-attr]
+        }
+        if replaced:
+            self.session.execute(
+                update(Line).where(Line.id.in_(replaced)).values(retired_at=datetime.now(UTC))
+            )
+        return list(replaced.values())
+
+
+def learning_status(session: Session, tenant: CurrentTenant, request_id: str) -> dict[str, Any]:
+    request = session.get(LearningRequest, request_id)
+    if request is None or request.tenant_id != tenant.id:
+        raise NotFound(f"no learning request '{request_id}'", field="request_id")
+    return {
+        "request_id": request.id,
+        "status": request.status,
+        "probability": request.probability,
+        "outcome": request.outcome,
+    }

@@ -1,0 +1,1 @@
+"""Operations: Prometheus metrics, structured logs with a request id, health and readiness."""

@@ -1,0 +1,106 @@
+"""Precision and recall of the embedded extractor on the labelled set.
+
+    .venv/bin/python ops/bench/extraction.py [path/to/labelled.jsonl] [--misses]
+
+The set (tests/data/extraction_labelled.jsonl) was written by hand before the extractor was
+tuned: one message a line with the day it was written and what should be kept. An expected
+item is {"kind": fact | event | end, "slot"?, "value"?, "from"?, "until"?, "on"?}. An
+extracted item matches an expected one of the same message when the kinds agree, the slots
+agree (events have none), the expected value is found in the extracted value or text (case
+and accents folded), and every day agrees (a day the label does not give must be absent).
+Each expected item matches at most one extracted item. Precision is matched / extracted,
+recall matched / expected, over the whole set; messages that should give nothing count
+through precision only.
+
+The patterns were then tuned on that set, so its figures are a training score; a second,
+smaller set (tests/data/extraction_heldout.jsonl) was written after tuning and is never tuned
+on: its figures are the honest ones.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from app.knowledge.extraction import Extracted, Turn  # noqa: E402
+from app.knowledge.patterns import EmbeddedExtractor  # noqa: E402
+from app.text.words import fold  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "tests/data"
+DEFAULT_SETS = (
+    (DATA / "extraction_labelled.jsonl", "labelled set, written before tuning (tuned on since)"),
+    (DATA / "extraction_heldout.jsonl", "held-out set, written after tuning, never tuned on"),
+)
+
+
+def matches(expected: dict[str, Any], item: Extracted) -> bool:
+    if expected["kind"] != item.kind:
+        return False
+    if item.kind != "event" and expected.get("slot") != item.slot:
+        return False
+    value = expected.get("value")
+    if value and fold(value) not in fold(f"{item.value or ''} {item.text}"):
+        return False
+    days = {"from": item.valid_from, "until": item.valid_until, "on": item.on}
+    if item.kind == "end" and "on" not in expected:
+        days.pop("on")
+    for key, got in days.items():
+        want = expected.get(key)
+        if (date.fromisoformat(want) if want else None) != got:
+            return False
+    return True
+
+
+def score(rows: list[dict[str, Any]], show_misses: bool = False) -> tuple[int, int, int]:
+    extractor = EmbeddedExtractor()
+    matched = extracted = wanted = 0
+    for row in rows:
+        items = extractor.extract([Turn(row["text"], date.fromisoformat(row["date"]))])
+        expected = list(row["expect"])
+        wanted += len(expected)
+        extracted += len(items)
+        unmatched_items = []
+        for item in items:
+            hit = next((e for e in expected if matches(e, item)), None)
+            if hit is not None:
+                expected.remove(hit)
+                matched += 1
+            else:
+                unmatched_items.append(item)
+        if show_misses and (expected or unmatched_items):
+            print(f"#{row['id']} {row['text']}")
+            for e in expected:
+                print(f"    missed   {e}")
+            for item in unmatched_items:
+                print(
+                    f"    extra    {item.kind} {item.slot} {item.value!r} from={item.valid_from}"
+                    f" until={item.valid_until} on={item.on}"
+                )
+    return matched, extracted, wanted
+
+
+def main(argv: list[str]) -> None:
+    paths = [a for a in argv if not a.startswith("--")]
+    sets = [(Path(paths[0]), paths[0])] if paths else list(DEFAULT_SETS)
+    for path, label in sets:
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        matched, extracted, wanted = score(rows, show_misses="--misses" in argv)
+        empty = sum(1 for r in rows if not r["expect"])
+        print(f"Embedded extractor, {label}:")
+        print(
+            f"  {len(rows)} messages ({empty} that should give nothing), {wanted} expected "
+            f"items, {extracted} extracted, {matched} matched"
+        )
+        print(
+            f"  precision {matched / extracted if extracted else 0:.3f}   "
+            f"recall {matched / wanted if wanted else 0:.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

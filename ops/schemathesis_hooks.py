@@ -1,0 +1,30 @@
+"""Schemathesis checks of Dossier's contract (`SCHEMATHESIS_HOOKS=ops.schemathesis_hooks`).
+
+Besides schemathesis' own `not_a_server_error`: every 4xx answer is Dossier's error shape,
+`{"error": {"code": str, "message": str, "field"?: str}}`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import schemathesis
+
+
+@schemathesis.check
+def error_shape(ctx: Any, response: Any, case: Any) -> bool | None:
+    if not 400 <= response.status_code < 500:
+        return None
+    try:
+        body = json.loads(response.content or b"null")
+    except ValueError as exc:
+        raise AssertionError(f"a {response.status_code} answer is not JSON") from exc
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        raise AssertionError(f'a {response.status_code} answer has no "error" object: {body!r}')
+    if not isinstance(error.get("code"), str) or not isinstance(error.get("message"), str):
+        raise AssertionError(f"the error of a {response.status_code} lacks a code or a message")
+    if "field" in error and not isinstance(error["field"], str):
+        raise AssertionError(f"the error's field is not a string: {error['field']!r}")
+    return True

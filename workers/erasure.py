@@ -1,0 +1,31 @@
+"""Erasure jobs on the erasure queue, one chunk per run; the retention sweep on beat."""
+
+from __future__ import annotations
+
+from app.db import session_scope
+from app.erasure import service
+from workers.celery import celery_app
+
+
+@celery_app.task(name="dossier.erasure.run", bind=True, max_retries=5)
+def run(self, job_id: str) -> str:  # type: ignore[no-untyped-def]
+    try:
+        with session_scope() as (session, jobs):
+            return service.run_step(session, jobs, job_id)
+    except Exception as exc:
+        if self.request.retries >= self.max_retries:
+            with session_scope() as (session, _jobs):
+                service.fail(session, job_id, f"{type(exc).__name__}: {exc}")
+            raise
+        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+
+
+@celery_app.task(name="dossier.scheduled.retention_sweep")
+def retention_sweep() -> list[str]:
+    with session_scope() as (session, jobs):
+        from sqlalchemy import func, select
+
+        # One leader: a second beat's sweep finds the lock taken and does nothing.
+        if not session.scalar(select(func.pg_try_advisory_xact_lock(7_331_002))):
+            return []
+        return service.retention_sweep(session, jobs)

@@ -1,0 +1,67 @@
+"""Knowledge tasks: extraction, ingest, erasure clean-up and beat's sweeps. Thin, take ids,
+safe to run twice."""
+
+from __future__ import annotations
+
+import redis
+
+from app.db import session_scope
+from app.knowledge import sweeps
+from app.knowledge.documents import CollectionService
+from app.knowledge.extraction import current_extractor
+from app.knowledge.indexes import knowledge_indexes, user_prefix
+from app.knowledge.service import KnowledgeService
+from app.settings import get_settings
+from workers.celery import celery_app
+
+
+@celery_app.task(name="dossier.extraction.run_batch")
+def run_batch(batch_id: int) -> None:
+    """Extract a thread's batch once its delay has passed (until then it waits, delayed)."""
+    with session_scope() as (session, jobs):
+        service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
+        wait = service.run_batch(batch_id, current_extractor())
+    if wait is not None:
+        run_batch.apply_async(args=[batch_id], countdown=max(wait, 0.05))
+
+
+@celery_app.task(name="dossier.extraction.rerun_batch")
+def rerun_batch(batch_id: int) -> None:
+    with session_scope() as (session, jobs):
+        service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
+        service.rerun_batch(batch_id, current_extractor())
+
+
+@celery_app.task(
+    name="dossier.ingest.document",
+    # A read that failed half-way rolled back whole: read the document again.
+    autoretry_for=(OSError,),
+    retry_backoff=1,
+    max_retries=5,
+)
+def ingest_document(document_id: int) -> None:
+    with session_scope() as (session, jobs):
+        CollectionService(session, jobs, get_settings(), knowledge_indexes()).ingest(document_id)
+
+
+@celery_app.task(
+    name="dossier.erasure.user_caches",
+    autoretry_for=(redis.RedisError,),
+    retry_backoff=1,
+    max_retries=10,
+)
+def user_caches(tenant_id: str, user_pk: int) -> int:
+    """Drop an erased user's cached indexes again, now that the deletion has committed."""
+    return knowledge_indexes().drop(user_prefix(tenant_id, user_pk))
+
+
+@celery_app.task(name="dossier.scheduled.knowledge_sweep")
+def knowledge_sweep() -> dict[str, int]:
+    with session_scope() as (session, jobs):
+        return sweeps.sweep(session, jobs, get_settings())
+
+
+@celery_app.task(name="dossier.scheduled.reextract")
+def reextract() -> int:
+    with session_scope() as (session, jobs):
+        return sweeps.reextract(session, jobs, current_extractor().name)
