@@ -1,7 +1,8 @@
 """Schemathesis checks of Dossier's contract (`SCHEMATHESIS_HOOKS=ops.schemathesis_hooks`).
 
 Besides schemathesis' own `not_a_server_error`: every 4xx answer is Dossier's error shape,
-`{"error": {"code": str, "message": str, "field"?: str}}`.
+`{"error": {"code": str, "message": str, "field"?: str}}`. Also teaches schemathesis to send
+`application/jsonl` bodies (a batch upload).
 """
 
 from __future__ import annotations
@@ -28,3 +29,14 @@ def error_shape(ctx: Any, response: Any, case: Any) -> bool | None:
     if "field" in error and not isinstance(error["field"], str):
         raise AssertionError(f"the error's field is not a string: {error['field']!r}")
     return True
+
+
+@schemathesis.serializer("application/jsonl")
+def jsonl(ctx: Any, value: Any) -> bytes:
+    """A generated JSONL body: text as it is, a list one JSON value per line, else one line."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8", errors="surrogatepass")
+    lines = value if isinstance(value, list) else [value]
+    return "".join(json.dumps(line) + "\n" for line in lines).encode()

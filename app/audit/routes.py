@@ -4,7 +4,7 @@ from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 
 from app.deps import TenantDep, UowDep
@@ -15,6 +15,21 @@ router = APIRouter(prefix="/v1/audit", tags=["audit"])
 
 
 class AuditEventOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": 1042,
+                    "action": "memory.delete",
+                    "subject": "acme",
+                    "ids": [],
+                    "counts": {"lines": 2, "rules": 1, "aliases": 0},
+                    "created_at": "2026-11-29T14:00:00Z",
+                }
+            ]
+        }
+    )
+
     id: int
     action: str
     subject: str | None

@@ -6,15 +6,15 @@ import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
-from app.batches.schemas import BatchIdIn, BatchIn
+from app.batches.schemas import EXAMPLE, EXAMPLE_REQUESTS, BatchIdIn, BatchIn
 from app.batches.service import BatchService
 from app.deps import NoLookOnly, NoQueryString, TenantDep, UowDep
 from app.errors import Invalid
 from app.memory.schemas import parse_body
-from app.pagination import CursorQuery, LimitQuery
+from app.pagination import LimitQuery
 
 router = APIRouter(prefix="/v1/batches", tags=["batches"])
 
@@ -26,9 +26,66 @@ def _service(uow: UowDep) -> BatchService:
 
 
 ServiceDep = Annotated[BatchService, Depends(_service)]
+BATCH_ID = "batch_6f1c0d7e2b9a4c58a3e4f1b2c7d9e0a1"
+BatchIdPath = Annotated[str, Path(examples=[BATCH_ID])]
+# A batch's cursor is the last batch id of the previous page.
+BatchCursor = Annotated[
+    str | None, Query(description="next_cursor of the previous page", examples=[BATCH_ID])
+]
+
+# The route reads the raw body (JSON or JSONL), so its request body is documented by hand.
+CREATE_BODY: dict[str, Any] = {
+    "required": True,
+    "content": {
+        "application/json": {"schema": BatchIn.model_json_schema(), "example": EXAMPLE},
+        "application/jsonl": {
+            "schema": {
+                "type": "string",
+                "description": 'one {"custom_id", "body"} per line (application/x-ndjson and '
+                "application/x-jsonlines are read alike); completion_window goes in the query",
+            },
+            "example": "".join(json.dumps(line) + "\n" for line in EXAMPLE_REQUESTS),
+        },
+    },
+}
+
+BATCH_EXAMPLE: dict[str, Any] = {
+    "id": BATCH_ID,
+    "object": "batch",
+    "endpoint": "/v1/systemone",
+    "status": "in_progress",
+    "completion_window": "86400s",
+    "metadata": {"source": "nightly-triage"},
+    "request_counts": {"total": 2, "succeeded": 1, "errored": 0, "canceled": 0, "expired": 0},
+    "errors": {"object": "list", "data": []},
+    "created_at": 1795960800,
+    "expires_at": 1796047200,
+    "in_progress_at": 1795960801,
+    "finalizing_at": None,
+    "completed_at": None,
+    "failed_at": None,
+    "expired_at": None,
+    "cancelling_at": None,
+    "cancelled_at": None,
+}
+CREATED_EXAMPLE: dict[str, Any] = {
+    **BATCH_EXAMPLE,
+    "status": "validating",
+    "request_counts": {"total": 2, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0},
+    "in_progress_at": None,
+}
 
 
-@router.post("", status_code=201)
+def _answer(example: Any, description: str = "Successful Response") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"example": example}}}
+
+
+@router.post(
+    "",
+    status_code=201,
+    openapi_extra={"requestBody": CREATE_BODY},
+    responses={201: _answer(CREATED_EXAMPLE)},
+)
 async def create(
     request: Request,
     tenant: TenantDep,
@@ -70,22 +127,22 @@ def _jsonl(raw: bytes) -> list[Any]:
     return requests
 
 
-@router.get("")
+@router.get("", responses={200: _answer({"data": [BATCH_EXAMPLE], "next_cursor": None})})
 def list_batches(
-    tenant: TenantDep, service: ServiceDep, cursor: CursorQuery = None, limit: LimitQuery = 20
+    tenant: TenantDep, service: ServiceDep, cursor: BatchCursor = None, limit: LimitQuery = 20
 ) -> dict[str, Any]:
     """The tenant's batches, newest first."""
     return service.list(tenant, cursor, limit)
 
 
-@router.get("/{batch_id}")
-def get_batch(batch_id: str, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
+@router.get("/{batch_id}", responses={200: _answer(BATCH_EXAMPLE)})
+def get_batch(batch_id: BatchIdPath, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
     """Status, times and request counts."""
     return service.get(tenant, batch_id)
 
 
 @router.get("/{batch_id}/results")
-def results(batch_id: str, tenant: TenantDep, service: ServiceDep) -> StreamingResponse:
+def results(batch_id: BatchIdPath, tenant: TenantDep, service: ServiceDep) -> StreamingResponse:
     """Finished items as JSONL, in submission order: `{custom_id, result: {type, response |
     error}}`."""
     rows = list(service.results(tenant, batch_id))  # read inside the request's transaction
@@ -97,13 +154,23 @@ def results(batch_id: str, tenant: TenantDep, service: ServiceDep) -> StreamingR
     return StreamingResponse(lines(), media_type="application/jsonl")
 
 
-@router.post("/{batch_id}/cancel", dependencies=[NoQueryString])
-def cancel(batch_id: str, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
+@router.post(
+    "/{batch_id}/cancel",
+    dependencies=[NoQueryString],
+    responses={
+        200: _answer({**BATCH_EXAMPLE, "status": "cancelling", "cancelling_at": 1795961400})
+    },
+)
+def cancel(batch_id: BatchIdPath, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
     """Running chunks finish; every item not started becomes canceled."""
     return service.cancel(tenant, batch_id)
 
 
-@router.post("/delete", dependencies=[NoQueryString, NoLookOnly])
+@router.post(
+    "/delete",
+    dependencies=[NoQueryString, NoLookOnly],
+    responses={200: _answer({"id": BATCH_ID, "deleted": True})},
+)
 def delete(body: BatchIdIn, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
     """Delete a batch in a final state, with its items and results."""
     return service.delete(tenant, body.id)

@@ -23,30 +23,36 @@ def window_seconds(value: str | int) -> int:
     return seconds
 
 
-class BatchIn(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "requests": [
-                        {
-                            "custom_id": "ticket-1",
-                            "body": {
-                                "model": "dossier-lexical-1",
-                                "subject": "acme",
-                                "state": "Dashboards are slow.",
-                                "questions": {
-                                    "urgent": {"type": "noul", "instructions": "Urgent?"}
-                                },
-                            },
-                        }
-                    ],
-                    "completion_window": "24h",
-                }
-            ]
+# Two /v1/systemone requests, as a JSON body's `requests` or as the lines of a JSONL upload.
+EXAMPLE_REQUESTS: list[dict[str, Any]] = [
+    {
+        "custom_id": "ticket-1",
+        "body": {
+            "model": "dossier-lexical-1",
+            "subject": "acme",
+            "state": "Dashboards have been slow since this morning.",
+            "questions": {"urgent": {"type": "noul", "instructions": "Urgent?"}},
         },
-    )
+    },
+    {
+        "custom_id": "ticket-2",
+        "body": {
+            "model": "dossier-lexical-1",
+            "subject": "acme",
+            "state": "Please resend last month's invoice.",
+            "questions": {"urgent": {"type": "noul", "instructions": "Urgent?"}},
+        },
+    },
+]
+EXAMPLE: dict[str, Any] = {
+    "requests": EXAMPLE_REQUESTS,
+    "metadata": {"source": "nightly-triage"},
+    "completion_window": "24h",
+}
+
+
+class BatchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLE]})
 
     requests: list[Any] = Field(min_length=1, max_length=MAX_REQUESTS)
     metadata: dict[str, str] | None = None
@@ -60,5 +66,8 @@ class BatchIn(BaseModel):
 
 
 class BatchIdIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"id": "batch_6f1c0d7e2b9a4c58a3e4f1b2c7d9e0a1"}]},
+    )
     id: str = Field(min_length=1, max_length=40)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends
+from fastapi import APIRouter, Body, Depends, Path
 
 from app.cache import get_subject_cache
 from app.decisions.pass_jobs import job_view
@@ -55,15 +55,44 @@ def systemone(
     return service.decide(tenant, parse_request(body))
 
 
-@router.get("/v1/jobs/{job_id}")
-def pass_job(job_id: str, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
+JOB_ID = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+JOB_EXAMPLE = {
+    "id": JOB_ID,
+    "status": "queued",
+    "created_at": "2026-11-29T14:00:00.412000+00:00",
+    "finished_at": None,
+    "error": None,
+    "without_memory": None,
+    "changes": None,
+    "explain": None,
+    "placebo": None,
+}
+MODELS_EXAMPLE = {
+    "models": [
+        {
+            "name": "dossier-lexical-1",
+            "description": "embedded engine",
+            "release_date": "2026-11-29",
+        }
+    ]
+}
+
+
+def _answer(example: Any) -> dict[int | str, dict[str, Any]]:
+    return {200: {"content": {"application/json": {"example": example}}}}
+
+
+@router.get("/v1/jobs/{job_id}", responses=_answer(JOB_EXAMPLE))
+def pass_job(
+    job_id: Annotated[str, Path(examples=[JOB_ID])], tenant: TenantDep, uow: UowDep
+) -> dict[str, Any]:
     """A pass job's status (queued, running, done, failed) and, once done, the same
     `without_memory`, `changes`, `explain` and `placebo` blocks a synchronous decision gives.
     Not billed."""
     return job_view(uow.session, tenant, job_id)
 
 
-@router.get("/v1/models")
+@router.get("/v1/models", responses=_answer(MODELS_EXAMPLE))
 def models(_: TenantDep) -> dict[str, Any]:
     """The models the configured engine answers with."""
     return {

@@ -4,17 +4,38 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime, time
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.deps import AdminDep, NoQueryString, UowDep
 from app.erasure import service
+from app.tenants.routes import TenantIdPath
+from app.tenants.schemas import TENANT_ID
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep])
 
 Ids = list[str]
+
+ERASURE_ID = "erase_5a0e2c4b7d9f4e1a8c3b6d0f2e4a7c91"
+ERASURE_EXAMPLE = {
+    "id": ERASURE_ID,
+    "tenant_id": TENANT_ID,
+    "kind": "users",
+    "scope": {"users": ["user-17", "user-42"], "subjects": None, "untouched_since": None},
+    "status": "running",
+    "progress": {"erased": 1, "to_erase": 2},
+    "proof": None,
+    "error": None,
+    "created_at": "2026-11-29T14:00:00Z",
+    "started_at": "2026-11-29T14:00:01Z",
+    "finished_at": None,
+}
+
+
+def _answer(example: Any) -> dict[int | str, dict[str, Any]]:
+    return {200: {"content": {"application/json": {"example": example}}}}
 
 
 class ErasureIn(BaseModel):
@@ -22,8 +43,8 @@ class ErasureIn(BaseModel):
         extra="forbid",
         json_schema_extra={
             "examples": [
-                {"tenant_id": "0b6f…", "users": ["user-17", "user-42"]},
-                {"tenant_id": "0b6f…", "untouched_since": "2025-11-29"},
+                {"tenant_id": TENANT_ID, "users": ["user-17", "user-42"]},
+                {"tenant_id": TENANT_ID, "untouched_since": "2025-11-29"},
             ]
         },
     )
@@ -43,7 +64,7 @@ class ErasureIn(BaseModel):
 
 
 class RetentionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"days": 365}]})
     days: int | None = Field(description="erase what is untouched this long; null: never", ge=1)
 
 
@@ -67,14 +88,16 @@ def create(body: ErasureIn, uow: UowDep) -> dict[str, Any]:
     return {"id": job.id, "status": job.status, "kind": job.kind}
 
 
-@router.get("/erasures/{job_id}")
-def get(job_id: str, uow: UowDep) -> dict[str, Any]:
+@router.get("/erasures/{job_id}", responses=_answer(ERASURE_EXAMPLE))
+def get(job_id: Annotated[str, Path(examples=[ERASURE_ID])], uow: UowDep) -> dict[str, Any]:
     """Status, progress and, when done, the proof."""
     return service.describe(uow.session, job_id)
 
 
-@router.put("/tenants/{tenant_id}/retention")
-def retention(tenant_id: uuid.UUID, body: RetentionIn, uow: UowDep) -> dict[str, Any]:
+@router.put(
+    "/tenants/{tenant_id}/retention", responses=_answer({"tenant_id": TENANT_ID, "days": 365})
+)
+def retention(tenant_id: TenantIdPath, body: RetentionIn, uow: UowDep) -> dict[str, Any]:
     """A retention period: a scheduled sweep erases subjects and end-users untouched that long."""
     service.set_retention(uow.session, tenant_id, body.days)
     return {"tenant_id": str(tenant_id), "days": body.days}

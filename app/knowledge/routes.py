@@ -47,8 +47,15 @@ knowledge_router = APIRouter(tags=["knowledge"])
 collections_router = APIRouter(prefix="/v1/collections", tags=["collections"])
 chat_router = APIRouter(tags=["chat"])
 
-UserPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.@:+-]{1,128}$", description="end-user id")]
-SlugPath = Annotated[str, Path(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
+UserPath = Annotated[
+    str,
+    Path(pattern=r"^[A-Za-z0-9_.@:+-]{1,128}$", description="end-user id", examples=["user-17"]),
+]
+SlugPath = Annotated[
+    str, Path(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64, examples=["support-docs"])
+]
+FactIdPath = Annotated[int, Path(examples=[311])]
+DocumentIdPath = Annotated[int, Path(examples=[27])]
 Limit = Annotated[int, Query(ge=1, le=500)]
 
 
@@ -137,7 +144,7 @@ def add_facts(
     dependencies=[NoQueryString, NoLookOnly],
 )
 def delete_fact(
-    user: UserPath, fact_id: int, tenant: TenantDep, service: KnowledgeDep
+    user: UserPath, fact_id: FactIdPath, tenant: TenantDep, service: KnowledgeDep
 ) -> FactDeleted:
     """Forget one fact: deleted outright, from retrieval, the graph and every export."""
     return service.delete_fact(tenant, user, fact_id)
@@ -145,7 +152,7 @@ def delete_fact(
 
 @knowledge_router.post("/v1/users/{user}/facts/{fact_id}/promote", response_model=PromoteOut)
 def promote(
-    user: UserPath, fact_id: int, body: PromoteIn, tenant: TenantDep, service: KnowledgeDep
+    user: UserPath, fact_id: FactIdPath, body: PromoteIn, tenant: TenantDep, service: KnowledgeDep
 ) -> PromoteOut:
     """Move a fact into collections (a document in each); it leaves personal memory."""
     return service.promote(tenant, user, fact_id, body.collections)
@@ -267,7 +274,7 @@ def list_documents(
 
 @collections_router.get("/{slug}/documents/{document_id}", response_model=DocumentOut)
 def get_document(
-    slug: SlugPath, document_id: int, tenant: TenantDep, service: CollectionsDep
+    slug: SlugPath, document_id: DocumentIdPath, tenant: TenantDep, service: CollectionsDep
 ) -> DocumentOut:
     """A document's status: processing, ready, or failed with the reason."""
     return service.get(tenant, slug, document_id)
@@ -276,7 +283,7 @@ def get_document(
 @collections_router.patch("/{slug}/documents/{document_id}", response_model=DocumentOut)
 def patch_document(
     slug: SlugPath,
-    document_id: int,
+    document_id: DocumentIdPath,
     body: DocumentPatch,
     tenant: TenantDep,
     service: CollectionsDep,
@@ -289,7 +296,7 @@ def patch_document(
     "/{slug}/documents/{document_id}", dependencies=[NoQueryString, NoLookOnly]
 )
 def delete_document(
-    slug: SlugPath, document_id: int, tenant: TenantDep, service: CollectionsDep
+    slug: SlugPath, document_id: DocumentIdPath, tenant: TenantDep, service: CollectionsDep
 ) -> dict[str, Any]:
     """Delete a document and its chunks."""
     return service.delete_document(tenant, slug, document_id)
@@ -297,13 +304,35 @@ def delete_document(
 
 # Chat completions
 
+CHAT_EXAMPLES: dict[str, Any] = {
+    "personal": {
+        "summary": "an end-user's question, with their facts and a collection",
+        "value": {
+            "model": "dossier",
+            "messages": [{"role": "user", "content": "Where do I live?"}],
+            "user": "user-17",
+            "collection": "support-docs",
+            "thread": "t-17",
+        },
+    },
+    "shared": {
+        "summary": "a shared conversation: collections only, no personal facts",
+        "value": {
+            "model": "dossier",
+            "messages": [{"role": "user", "content": "How are annual plans refunded?"}],
+            "collection": ["support-docs"],
+            "member_count": 3,
+        },
+    },
+}
+
 
 @chat_router.post("/v1/chat/completions", response_model=None)
 def chat_completions(
     tenant: TenantDep,
     knowledge: KnowledgeDep,
     upstream: ChatClientDep,
-    body: Annotated[Any, Body()],
+    body: Annotated[Any, Body(openapi_examples=CHAT_EXAMPLES)],
 ) -> dict[str, Any] | StreamingResponse:
     """OpenAI-compatible chat completions, plus `user`, `collection`, `thread` and
     `member_count`; every response carries `sources`."""

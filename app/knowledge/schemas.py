@@ -22,6 +22,12 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 
 
 class SettingsIn(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"enabled": True}, {"enabled": False, "on_disable": "keep"}]
+        },
+    )
     enabled: bool
     on_disable: Literal["keep", "delete"] | None = Field(
         default=None,
@@ -30,6 +36,7 @@ class SettingsIn(Body):
 
 
 class SettingsOut(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"enabled": True}]})
     enabled: bool
     deleted: dict[str, int] | None = None
 
@@ -69,6 +76,24 @@ class FactIn(Body):
 
 
 class FactsIn(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "facts": [
+                        {"text": "Lives in Lisbon", "slot": "home", "value": "Lisbon"},
+                        {"text": "Prefers vegan food", "slot": "diet", "value": "vegan"},
+                        {
+                            "text": "Renewed the enterprise plan",
+                            "kind": "event",
+                            "happened_on": "2026-11-02",
+                        },
+                    ]
+                }
+            ]
+        },
+    )
     facts: list[FactIn] = Field(min_length=1, max_length=1000)
 
 
@@ -88,6 +113,9 @@ class FactDeleted(BaseModel):
 
 
 class PromoteIn(Body):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"collections": ["support-docs"]}]}
+    )
     collections: list[Slug] = Field(min_length=1, max_length=50)
 
 
@@ -147,10 +175,25 @@ class SearchOut(BaseModel):
 
 
 class CollectionIn(Body):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"name": "Support docs"}]}
+    )
     name: Name
 
 
 class CollectionOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "slug": "support-docs",
+                    "name": "Support docs",
+                    "documents": 12,
+                    "created_at": "2026-11-29T14:00:00Z",
+                }
+            ]
+        }
+    )
     slug: str
     name: str
     documents: int = 0
@@ -162,6 +205,18 @@ class CollectionsOut(BaseModel):
 
 
 class DocumentTextIn(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "title": "Refund policy",
+                    "text": "Refunds for annual plans are prorated to the day.",
+                    "source": "https://help.acme.example/refunds",
+                }
+            ]
+        },
+    )
     title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
     text: str = Field(min_length=1)
     source: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] | None = None
@@ -173,7 +228,10 @@ class DocumentPatch(Body):
         | None
     ) = None
     source: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] | None = None
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"title": "Refund policy (2026)"}]},
+    )
 
 
 class DocumentOut(BaseModel):

@@ -34,6 +34,8 @@ class CalibrateIn(BaseModel):
                     "examples": [
                         {"request": "We run the self-hosted edition on Linux.", "remember": True},
                         {"request": "I'm typing on my phone at the airport.", "remember": False},
+                        {"request": "We are on the enterprise plan.", "remember": True},
+                        {"request": "Could you resend last month's invoice?", "remember": False},
                     ],
                     "held_out_share": 0.5,
                     "apply": False,
@@ -47,31 +49,66 @@ class CalibrateIn(BaseModel):
     apply: StrictBool = False
 
 
+GATE_CHANGE: dict[str, Any] = {
+    "instructions": "Does `request` state a fact about the customer that stays true: the "
+    "edition, operating system or plan they use, their role, or a standing preference?",
+    "threshold": 0.6,
+}
+
+
 class GateIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [GATE_CHANGE]})
     instructions: str | None = Field(None, min_length=1, max_length=2_000)
     true: str | None = Field(None, min_length=1, max_length=2_000)
     false: str | None = Field(None, min_length=1, max_length=2_000)
     threshold: float | None = Field(None, ge=0, le=1)
 
 
-@router.get("/v1/learning/{request_id}")
+LEARNING_EXAMPLE: dict[str, Any] = {
+    "request_id": "req_3b8e1f0c5d2a4e6f9a7c1b0d2e4f6a8c",
+    "status": "stored",
+    "probability": 0.98,
+    "outcome": {
+        "sentences": [
+            {"text": "We run the self-hosted edition on Windows Server.", "probability": 0.98},
+            {"text": "Dashboards have been slow since this morning.", "probability": 0.02},
+        ],
+        "threshold": 0.5,
+        "stored": ["We run the self-hosted edition on Windows Server."],
+        "retired": [],
+    },
+}
+GATE_EXAMPLE: dict[str, Any] = {
+    "instructions": gate.DEFAULT_INSTRUCTIONS,
+    "true": gate.DEFAULT_TRUE,
+    "false": gate.DEFAULT_FALSE,
+    "threshold": gate.DEFAULT_THRESHOLD,
+}
+
+
+def _answer(example: Any) -> dict[int | str, dict[str, Any]]:
+    return {200: {"content": {"application/json": {"example": example}}}}
+
+
+@router.get("/v1/learning/{request_id}", responses=_answer(LEARNING_EXAMPLE))
 def get_learning(
-    request_id: Annotated[str, Path(max_length=40)], tenant: TenantDep, uow: UowDep
+    request_id: Annotated[str, Path(max_length=40, examples=[LEARNING_EXAMPLE["request_id"]])],
+    tenant: TenantDep,
+    uow: UowDep,
 ) -> dict[str, Any]:
     """What the gate decided for a decision sent with `"memory": {"learn": true}`: queued, or
     stored / not_stored with each sentence's probability and the lines stored and retired."""
     return learning_status(uow.session, tenant, request_id)
 
 
-@router.get("/v1/settings/gate")
+@router.get("/v1/settings/gate", responses=_answer(GATE_EXAMPLE))
 def get_gate(tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """The gate's wording and threshold."""
     question, threshold = wording(uow.session, tenant.id)
     return _gate_out(question, threshold)
 
 
-@router.put("/v1/settings/gate")
+@router.put("/v1/settings/gate", responses=_answer({**GATE_EXAMPLE, **GATE_CHANGE}))
 def put_gate(body: GateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """Change the gate's wording (what is worth remembering in your domain) or threshold."""
     row = uow.session.get(GateSetting, tenant.id) or GateSetting(tenant_id=tenant.id)

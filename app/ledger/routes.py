@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 
 from app.deps import TenantDep, UowDep
@@ -14,6 +14,22 @@ router = APIRouter(prefix="/v1/ledger", tags=["ledger"])
 
 
 class LedgerLineOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": 1042,
+                    "route": "memory.remember",
+                    "subject": "acme",
+                    "units": 2,
+                    "cost": 0.0002,
+                    "billed": True,
+                    "created_at": "2026-11-29T14:00:00Z",
+                }
+            ]
+        }
+    )
+
     id: int
     route: str
     subject: str | None

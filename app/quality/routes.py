@@ -24,7 +24,10 @@ SecondTierDep = Annotated[SecondTier | None, Depends(second_tier)]
 
 
 class QualityIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"quality": "balanced", "temperature": 1.0}]},
+    )
     quality: QualityLevel = Field(description="fast, balanced or best")
     temperature: float = Field(
         default=1.0,
@@ -35,6 +38,12 @@ class QualityIn(BaseModel):
 
 
 class QualityOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"quality": "balanced", "temperature": 1.0, "second_tier": True}]
+        }
+    )
+
     quality: QualityLevel
     temperature: float
     second_tier: bool

@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import uuid
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 
 from app.deps import AdminDep, UowDep
 from app.settings import get_settings
 from app.tenants import service
-from app.tenants.schemas import CreditIn, KeyCreated, StatusIn, TenantCreated, TenantIn, TenantOut
+from app.tenants.schemas import (
+    KEY_ID,
+    TENANT_ID,
+    CreditIn,
+    KeyCreated,
+    StatusIn,
+    TenantCreated,
+    TenantIn,
+    TenantOut,
+)
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep])
+
+TenantIdPath = Annotated[uuid.UUID, Path(examples=[TENANT_ID])]
+KeyIdPath = Annotated[uuid.UUID, Path(examples=[KEY_ID])]
 
 
 @router.post("/tenants", response_model=TenantCreated, status_code=201)
@@ -23,7 +36,7 @@ def create_tenant(body: TenantIn, uow: UowDep) -> TenantCreated:
 
 
 @router.get("/tenants/{tenant_id}", response_model=TenantOut)
-def get_tenant(tenant_id: uuid.UUID, uow: UowDep) -> TenantOut:
+def get_tenant(tenant_id: TenantIdPath, uow: UowDep) -> TenantOut:
     tenant = service.get_tenant(uow.session, tenant_id)
     return TenantOut(
         tenant_id=tenant.id, name=tenant.name, status=tenant.status, credit=tenant.credit
@@ -31,20 +44,20 @@ def get_tenant(tenant_id: uuid.UUID, uow: UowDep) -> TenantOut:
 
 
 @router.post("/tenants/{tenant_id}/keys", response_model=KeyCreated, status_code=201)
-def new_key(tenant_id: uuid.UUID, uow: UowDep) -> KeyCreated:
+def new_key(tenant_id: TenantIdPath, uow: UowDep) -> KeyCreated:
     """Issue another API key for the tenant (shown once)."""
     key = service.issue_key(uow.session, tenant_id)
     return KeyCreated(tenant_id=tenant_id, api_key=key.api_key, key_id=key.key_id)
 
 
 @router.post("/tenants/{tenant_id}/keys/{key_id}/revoke", status_code=204)
-def revoke_key(tenant_id: uuid.UUID, key_id: uuid.UUID, uow: UowDep) -> None:
+def revoke_key(tenant_id: TenantIdPath, key_id: KeyIdPath, uow: UowDep) -> None:
     """Revoke a key: requests with it answer 401 from now on."""
     service.revoke_key(uow.session, tenant_id, key_id)
 
 
 @router.put("/tenants/{tenant_id}/credit", response_model=TenantOut)
-def set_credit(tenant_id: uuid.UUID, body: CreditIn, uow: UowDep) -> TenantOut:
+def set_credit(tenant_id: TenantIdPath, body: CreditIn, uow: UowDep) -> TenantOut:
     tenant = service.set_credit(uow.session, tenant_id, body.credit)
     return TenantOut(
         tenant_id=tenant.id, name=tenant.name, status=tenant.status, credit=tenant.credit
@@ -52,7 +65,7 @@ def set_credit(tenant_id: uuid.UUID, body: CreditIn, uow: UowDep) -> TenantOut:
 
 
 @router.put("/tenants/{tenant_id}/status", response_model=TenantOut)
-def set_status(tenant_id: uuid.UUID, body: StatusIn, uow: UowDep) -> TenantOut:
+def set_status(tenant_id: TenantIdPath, body: StatusIn, uow: UowDep) -> TenantOut:
     """Suspend or reactivate: a suspended tenant can still read, forget and delete."""
     tenant = service.set_status(uow.session, tenant_id, body.status)
     return TenantOut(

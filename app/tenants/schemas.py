@@ -6,6 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+TENANT_ID = "3f2c9a4e-8b1d-4c6f-9e2a-7d5b1c0a4f18"
+KEY_ID = "9d4b7e21-5c3a-4f8e-b6d0-2a1e8c7f3b59"
+API_KEY = "dsk_example0key0shown0once0at0creation0abcdefgh"  # the shape of a real one
+
 
 class TenantIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -14,28 +18,47 @@ class TenantIn(BaseModel):
 
 
 class TenantCreated(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"tenant_id": TENANT_ID, "api_key": API_KEY, "key_id": KEY_ID}]
+        }
+    )
     tenant_id: uuid.UUID
     api_key: str
     key_id: uuid.UUID
 
 
 class KeyCreated(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"tenant_id": TENANT_ID, "api_key": API_KEY, "key_id": KEY_ID}]
+        }
+    )
     tenant_id: uuid.UUID
     api_key: str
     key_id: uuid.UUID
 
 
 class CreditIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"credit": 250}]})
     credit: Decimal = Field(max_digits=18, decimal_places=6)
 
 
 class StatusIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"status": "suspended"}]}
+    )
     status: Literal["active", "suspended"]
 
 
 class TenantOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"tenant_id": TENANT_ID, "name": "Acme", "status": "active", "credit": "250.000000"}
+            ]
+        }
+    )
     tenant_id: uuid.UUID
     name: str
     status: str
