@@ -13,6 +13,8 @@ from functools import lru_cache
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from app.settings import get_settings
 
@@ -31,8 +33,13 @@ def get_redis() -> redis.Redis:
     url = get_settings().redis_url
     if url is None:
         raise RuntimeError("DOSSIER_REDIS_URL is not set and no embedded Redis was started")
+    # No retries: a cache that is down must cost a request one refused connection, not the
+    # seconds of redis-py's default retry and backoff (PostgreSQL answers instead).
     return redis.Redis.from_url(
-        redis_client_url(url), socket_timeout=0.5, socket_connect_timeout=0.5
+        redis_client_url(url),
+        socket_timeout=0.5,
+        socket_connect_timeout=0.5,
+        retry=Retry(NoBackoff(), 0),
     )
 
 
