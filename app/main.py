@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.audit.routes import router as audit_router
 from app.batches.routes import router as batches_router
+from app.console.routes import router as console_router
 from app.decisions.routes import router as decisions_router
 from app.erasure.routes import router as erasure_router
 from app.errors import DossierError
@@ -22,6 +23,7 @@ from app.knowledge.routes import router as knowledge_router
 from app.learning.routes import router as learning_router
 from app.ledger.routes import router as ledger_router
 from app.memory.routes import router as memory_router
+from app.memory.subjects import router as subjects_router
 from app.middleware import RequestBodyMiddleware
 from app.observability.middleware import RequestContextMiddleware
 from app.observability.routes import router as operations_router
@@ -49,6 +51,8 @@ def create_app() -> FastAPI:
         quality_router,
         knowledge_router,
         learning_router,
+        subjects_router,
+        console_router,
     )
     for router in (*routers, admin_router, erasure_router, operations_router):
         app.include_router(router)
