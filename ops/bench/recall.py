@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.recall import engine  # noqa: E402
+from app.recall import scoring  # noqa: E402
 from app.recall.engine import RecallIndex, RecallOptions, build_index, recall  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared/data/locomo-dev.json"
@@ -193,12 +193,12 @@ def timed(states: list[str], query: Callable[[str], object], rounds: int = ROUND
 def agreement(states: list[str], query: Callable[[str], list[int]]) -> float:
     """Share of the hits that exhaustive scoring returns too (the bound lifted)."""
     bounded = [set(query(state)) for state in states]
-    saved = engine._OR_BUDGET
-    engine._OR_BUDGET = sys.maxsize
+    saved = scoring._OR_BUDGET
+    scoring._OR_BUDGET = sys.maxsize
     try:
         exact = [set(query(state)) for state in states]
     finally:
-        engine._OR_BUDGET = saved
+        scoring._OR_BUDGET = saved
     return sum(len(b & e) for b, e in zip(bounded, exact, strict=True)) / sum(map(len, exact))
 
 

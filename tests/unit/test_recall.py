@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from app.recall import engine
+from app.recall import scoring
 from app.recall.engine import (
     CorruptIndex,
     Hit,
@@ -137,7 +137,7 @@ def test_the_names_and_question_part_is_kept_per_index_within_bounds() -> None:
     index = build_index(CONTOSO_LINES)
     for n in range(40):
         recall(index, state="export", question=f"question {n}", names=["contoso"], options=OPTIONS)
-    assert 0 < len(index._fixed) <= engine._FIXED_KEPT
+    assert 0 < len(index._fixed) <= scoring._FIXED_KEPT
 
 
 # --- focus -------------------------------------------------------------------------------
@@ -368,9 +368,9 @@ def test_pruned_scoring_matches_exhaustive_scoring(
     options: RecallOptions, costs: dict[str, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Whichever way the seen lines are finished, the answer is the exhaustive one."""
-    monkeypatch.setattr(engine, "_OR_BUDGET", 10**9)  # the bounded worst case approximates
+    monkeypatch.setattr(scoring, "_OR_BUDGET", 10**9)  # the bounded worst case approximates
     for name, value in costs.items():
-        monkeypatch.setattr(engine, name, value)
+        monkeypatch.setattr(scoring, name, value)
     for state in STATES:
         hits = recall(INDEX, state=state, options=options, **RANDOM_QUERY)  # type: ignore[arg-type]
         assert _same(hits, _exhaustive_random(options, state)), state
@@ -392,9 +392,9 @@ def test_the_worst_case_bound_still_finds_the_best_lines() -> None:
 
 def _exhaustive(index: RecallIndex, options: RecallOptions, **query: object) -> list[Hit]:
     """Every line scored on its own from the forward index, nothing skipped."""
-    parsed = engine._query(index, options=options, **query)  # type: ignore[arg-type]
-    scores = engine._finish(parsed, range(index.line_count))
-    return engine._select({n: s for n, s in scores.items() if s > 0}, options)
+    parsed = scoring._query(index, options=options, **query)  # type: ignore[arg-type]
+    scores = scoring._finish(parsed, range(index.line_count))
+    return scoring._select({n: s for n, s in scores.items() if s > 0}, options)
 
 
 def _same(hits: list[Hit], expected: list[Hit]) -> bool:

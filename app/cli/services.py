@@ -1,0 +1,91 @@
+"""The services a command runs on: configured ones, or the embedded PostgreSQL and Redis
+under DOSSIER_DATA_DIR; a worker process beside the API; the API server itself."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from app.settings import Settings, get_settings
+
+
+@contextmanager
+def services(settings: Settings, *, migrate: bool = False) -> Iterator[Settings]:
+    """Real services when configured, else the embedded ones (always migrated), stopped on exit.
+    `migrate` applies the migrations to configured services too."""
+    from app.migrate import upgrade
+
+    if not settings.embedded:
+        if settings.database_url is None or settings.redis_url is None:
+            sys.exit("set both DOSSIER_DATABASE_URL and DOSSIER_REDIS_URL, or neither (embedded)")
+        if migrate:
+            upgrade(settings.database_url)
+        yield settings
+        return
+    from app import embedded
+
+    running = embedded.start(settings.data_dir)
+    try:
+        os.environ["DOSSIER_DATABASE_URL"] = running.database_url
+        os.environ["DOSSIER_REDIS_URL"] = running.redis_url
+        get_settings.cache_clear()
+        upgrade(running.database_url)
+        yield get_settings()
+    finally:
+        running.stop()
+
+
+def run_api(host: str, port: int) -> None:
+    """Serve until SIGINT or SIGTERM, then return, so the caller stops the worker and the
+    embedded servers (uvicorn alone re-raises the signal, and SIGTERM would skip that clean-up)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+    # No log config of uvicorn's own: its lines go through Dossier's handler (JSON or text), and
+    # the request middleware writes the access lines, with the request id.
+    server = Server(
+        uvicorn.Config(
+            "app.main:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            log_config=None,
+            access_log=False,
+        )
+    )
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, server.handle_exit)
+    server.run()
+
+
+def spawn_worker(log_to: Path | None = None) -> subprocess.Popen[bytes]:
+    """A worker process beside the API, in its own process group so Ctrl-C reaches us first
+    and we stop it in order."""
+    output = open(log_to, "ab") if log_to is not None else None  # noqa: SIM115
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "worker", "--concurrency", "1"],
+        env=dict(os.environ),
+        start_new_session=True,
+        stdout=output,
+        stderr=output,
+    )
+
+
+def stop_worker(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()

@@ -1,0 +1,242 @@
+"""The recall index of one subject's lines: BM25+ weights, built once, serialised safely.
+
+The index is built once per subject version and cached by the caller, in process and in
+Redis, so every weight a query needs is computed at build time (see `app.recall.scoring`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import zlib
+from array import array
+from collections.abc import Sequence
+from math import log
+from typing import TYPE_CHECKING
+
+from app.recall.terms import PAIR_JOINER, words_and_phrases
+
+if TYPE_CHECKING:
+    from app.recall.scoring import _Fixed
+
+
+# BM25+ parameters. A line is one fact, and a longer line is usually a fuller fact rather
+# than a wordier one, so length counts for less than in documents (B 0.3, not the usual
+# 0.75), and DELTA gives a matched word a floor however long its line (BM25+). On the LoCoMo
+# benchmark (ops/bench/recall.py) K1 0.6 to 1.5, B 0.2 to 0.5 and DELTA 0.25 to 1 all land
+# within 0.005 of each other; the lower B also keeps the query-time score bounds tight.
+K1 = 1.2
+B = 0.3
+DELTA = 0.5
+
+PHRASE_WEIGHT = 1.0
+"""Multiplier of a phrase's BM25 weight. A shared pair is rarer than its two words, so its idf
+already rewards it; weighting it like a word keeps one phrase from outvoting the rest."""
+
+
+_FORMAT_VERSION = 1
+_MAGIC = b"DRI1"
+
+
+class CorruptIndex(ValueError):
+    """Serialised index bytes that are not a well-formed index of this format version."""
+
+
+class RecallIndex:
+    """Posting lists of one subject's lines, with every BM25 contribution precomputed.
+
+    Inverted: for term t, `_ids[_offsets[t]:_offsets[t + 1]]` are the lines holding it
+    (ascending) and `_weights` over the same range what each of those lines scores for it;
+    `_max_weight[t]` bounds that score. Forward: for line n,
+    `_line_terms[_line_offsets[n]:_line_offsets[n + 1]]` are the terms it holds, so a query
+    can finish a line's score without walking the long lists of common words. Arrays rather
+    than lists keep a cached 10,000-line subject at a few megabytes in process.
+    """
+
+    __slots__ = (
+        "line_count",
+        "_terms",
+        "_term_ids",
+        "_offsets",
+        "_ids",
+        "_weights",
+        "_max_weight",
+        "_line_offsets",
+        "_line_terms",
+        "_ids_view",
+        "_weights_view",
+        "_fixed",
+    )
+
+    def __init__(
+        self,
+        line_count: int,
+        terms: list[str],
+        inverted: tuple[array, array, array, array],
+        forward: tuple[array, array],
+    ) -> None:
+        self.line_count = line_count
+        self._terms = terms
+        self._term_ids = {term: n for n, term in enumerate(terms)}
+        self._offsets, self._ids, self._weights, self._max_weight = inverted
+        self._line_offsets, self._line_terms = forward
+        self._ids_view, self._weights_view = memoryview(self._ids), memoryview(self._weights)
+        self._fixed: dict[tuple[str, tuple[str, ...]], _Fixed] = {}  # see _fixed_part
+
+    @property
+    def term_count(self) -> int:
+        return len(self._terms)
+
+    def _arrays(self) -> tuple[array, ...]:
+        return (
+            self._offsets,
+            self._ids,
+            self._weights,
+            self._max_weight,
+            self._line_offsets,
+            self._line_terms,
+        )
+
+    def to_bytes(self) -> bytes:
+        """Compact, safe-to-load bytes: a JSON header (format, line count, terms) and the
+        arrays as little-endian numbers, zlib-compressed. No pickle."""
+        header = json.dumps(
+            {
+                "v": _FORMAT_VERSION,
+                "lines": self.line_count,
+                "ids": self._ids.typecode,
+                "term_ids": self._line_terms.typecode,
+                "terms": self._terms,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ).encode()
+        parts = [len(header).to_bytes(4, "little"), header]
+        parts.extend(_little_endian(values) for values in self._arrays())
+        return _MAGIC + zlib.compress(b"".join(parts), 1)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> RecallIndex:
+        """Load bytes from `to_bytes`; anything malformed raises `CorruptIndex`."""
+        if not data.startswith(_MAGIC):
+            raise CorruptIndex("not a recall index")
+        try:
+            body = zlib.decompress(data[len(_MAGIC) :])
+            header_len = int.from_bytes(body[:4], "little")
+            header = json.loads(body[4 : 4 + header_len].decode())
+        except (zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CorruptIndex("unreadable recall index") from exc
+        if not isinstance(header, dict) or header.get("v") != _FORMAT_VERSION:
+            raise CorruptIndex("unknown recall index version")
+        line_count, terms = header.get("lines"), header.get("terms")
+        id_code, term_code = header.get("ids"), header.get("term_ids")
+        if (
+            not isinstance(line_count, int)
+            or line_count < 0
+            or not isinstance(terms, list)
+            or not all(isinstance(t, str) for t in terms)
+            or id_code not in ("H", "I")
+            or term_code not in ("H", "I")
+        ):
+            raise CorruptIndex("malformed recall index header")
+        view = memoryview(body)[4 + header_len :]
+        offsets, view = _read_array("I", len(terms) + 1, view)
+        total = offsets[-1]
+        ids, view = _read_array(id_code, total, view)
+        weights, view = _read_array("f", total, view)
+        max_weight, view = _read_array("f", len(terms), view)
+        line_offsets, view = _read_array("I", line_count + 1, view)
+        line_terms, view = _read_array(term_code, total, view)
+        if (
+            len(view)
+            or not _is_offsets(offsets, total)
+            or not _is_offsets(line_offsets, total)
+            or (total and (max(ids) >= line_count or max(line_terms) >= len(terms)))
+        ):
+            raise CorruptIndex("malformed recall index postings")
+        return cls(
+            line_count, terms, (offsets, ids, weights, max_weight), (line_offsets, line_terms)
+        )
+
+
+def build_index(lines: Sequence[str]) -> RecallIndex:
+    """Index a subject's lines: BM25+ (K1, B, DELTA) over words and phrases."""
+    per_line: list[tuple[dict[str, int], int]] = []
+    doc_freq: dict[str, int] = {}
+    for line in lines:
+        words, phrases = words_and_phrases(line)
+        counts: dict[str, int] = {}
+        for term in words:
+            counts[term] = counts.get(term, 0) + 1
+        for term in phrases:
+            counts[term] = counts.get(term, 0) + 1
+        for term in counts:
+            doc_freq[term] = doc_freq.get(term, 0) + 1
+        per_line.append((counts, len(words)))
+
+    line_count = len(lines)
+    average_length = sum(length for _, length in per_line) / line_count if line_count else 0.0
+    terms = sorted(doc_freq)
+    term_ids = {term: n for n, term in enumerate(terms)}
+    idf = [
+        _idf(line_count, doc_freq[term]) * (PHRASE_WEIGHT if PAIR_JOINER in term else 1.0)
+        for term in terms
+    ]
+    postings: list[list[tuple[int, float]]] = [[] for _ in terms]
+    line_offsets = array("I", [0])
+    line_terms = array("H" if len(terms) <= 0xFFFF else "I")
+    for line_no, (counts, length) in enumerate(per_line):
+        norm = K1 * (1 - B + B * length / average_length) if average_length else K1
+        once = (K1 + 1) / (1 + norm) + DELTA  # the factor for a term the line holds once
+        held = sorted((term_ids[term], tf) for term, tf in counts.items())
+        for term_id, tf in held:
+            factor = once if tf == 1 else tf * (K1 + 1) / (tf + norm) + DELTA
+            postings[term_id].append((line_no, idf[term_id] * factor))
+        line_terms.extend(term_id for term_id, _ in held)
+        line_offsets.append(len(line_terms))
+
+    offsets = array("I", [0])
+    ids = array("H" if line_count <= 0xFFFF else "I")
+    weights = array("f")
+    max_weight = array("f")
+    for entries in postings:
+        ids.extend(line_no for line_no, _ in entries)
+        weights.extend(weight for _, weight in entries)
+        offsets.append(len(ids))
+        # the bound must hold for the stored float32 weights, so take it from them
+        max_weight.append(max(weights[offsets[-2] : offsets[-1]]))
+    return RecallIndex(
+        line_count, terms, (offsets, ids, weights, max_weight), (line_offsets, line_terms)
+    )
+
+
+def _idf(line_count: int, doc_freq: int) -> float:
+    """BM25 idf that stays positive: a word in every line still counts a little (names)."""
+    return log(1 + (line_count - doc_freq + 0.5) / (doc_freq + 0.5))
+
+
+# --- serialisation -----------------------------------------------------------------------
+
+
+def _is_offsets(offsets: array, total: int) -> bool:
+    ascending = all(a <= b for a, b in zip(offsets, offsets[1:], strict=False))
+    return ascending and offsets[0] == 0 and offsets[-1] == total
+
+
+def _little_endian(values: array) -> bytes:
+    if sys.byteorder == "little":
+        return values.tobytes()
+    swapped = array(values.typecode, values)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def _read_array(typecode: str, count: int, view: memoryview) -> tuple[array, memoryview]:
+    values = array(typecode)
+    size = values.itemsize * count
+    if count < 0 or len(view) < size:
+        raise CorruptIndex("truncated recall index")
+    values.frombytes(view[:size])
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values, view[size:]
