@@ -26,7 +26,7 @@ class ForgetService:
         session = self.memory.session
         subject = self.memory.locked_subject(tenant, body.subject)
         lines = repo.lines_with_ids(session, subject.id)
-        rules = [(rule.id, rule.text) for rule in repo.rules_of(session, subject.id)]
+        rules = repo.rule_texts_with_ids(session, subject.id)
         line_plan = plan_forget(body.concept, [text for _, text in lines])
         rule_plan = plan_forget(body.concept, [text for _, text in rules])
         answer = ForgetOut(
@@ -45,8 +45,8 @@ class ForgetService:
         if deleted != len(line_plan.removed):
             raise RuntimeError("forget: the stored lines differ from the plan; rolled back")
         removed_rule_ids = [rules[i][0] for i in rule_plan.removed]
-        repo.delete_rules(session, subject.id, removed_rule_ids)
-        session.flush()
+        if removed_rule_ids:
+            repo.delete_rules(session, subject.id, removed_rule_ids)
         self.memory.written(
             tenant,
             subject,

@@ -107,6 +107,13 @@ def add_rule(session: Session, subject: Subject, values: dict[str, Any]) -> Rule
     return rule
 
 
+def rule_texts_with_ids(session: Session, subject_id: int) -> list[tuple[int, str]]:
+    rows = session.execute(
+        select(Rule.id, Rule.text).where(Rule.subject_id == subject_id).order_by(Rule.id)
+    )
+    return [(row.id, row.text) for row in rows]
+
+
 def delete_rules(session: Session, subject_id: int, ids: Sequence[int]) -> list[int]:
     result = session.execute(
         delete(Rule).where(Rule.subject_id == subject_id, Rule.id.in_(ids)).returning(Rule.id)
