@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 
@@ -38,14 +38,34 @@ class AuditEventOut(BaseModel):
     created_at: datetime
 
 
+ActionQuery = Annotated[
+    str | None,
+    Query(max_length=64, description="an action, or a prefix ending in '.'", examples=["memory."]),
+]
+SubjectQuery = Annotated[str | None, Query(max_length=36, examples=["acme"])]
+
+
 @router.get("", response_model=Page[AuditEventOut])
 def list_audit(
-    tenant: TenantDep, uow: UowDep, cursor: CursorQuery = None, limit: LimitQuery = 100
+    tenant: TenantDep,
+    uow: UowDep,
+    cursor: CursorQuery = None,
+    limit: LimitQuery = 100,
+    action: ActionQuery = None,
+    subject: SubjectQuery = None,
 ) -> Page[AuditEventOut]:
-    """What was done to which ids, with counts, newest first."""
-    statement = paginate(
-        select(AuditEvent).where(AuditEvent.tenant_id == tenant.id), AuditEvent.id, cursor, limit
-    )
+    """What was done to which ids, with counts, newest first; `action` (exact, or a prefix such
+    as `memory.`) and `subject` narrow it."""
+    query = select(AuditEvent).where(AuditEvent.tenant_id == tenant.id)
+    if action:
+        query = query.where(
+            AuditEvent.action.startswith(action, autoescape=True)
+            if action.endswith(".")
+            else AuditEvent.action == action
+        )
+    if subject:
+        query = query.where(AuditEvent.subject == subject)
+    statement = paginate(query, AuditEvent.id, cursor, limit)
     rows = list(uow.session.scalars(statement))
     out = [
         AuditEventOut(

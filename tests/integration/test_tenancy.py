@@ -215,3 +215,20 @@ def test_ledger_and_audit_are_cursor_paginated(client: TestClient, tenant: Tenan
     assert len(seen) == 5 and seen == sorted(seen, reverse=True)
     bad = client.get("/v1/ledger", params={"cursor": "abc"}, headers=tenant.headers)
     assert bad.status_code == 422 and bad.json()["error"]["field"] == "cursor"
+
+
+def test_audit_is_filtered_by_action_and_subject(client: TestClient, tenant: Tenant) -> None:
+    for subject in ("a", "b"):
+        client.post(
+            "/v1/memory/remember", json={"subject": subject, "text": "x"}, headers=tenant.headers
+        )
+    client.post("/v1/memory/rules", json={"subject": "a", "text": "r"}, headers=tenant.headers)
+
+    def actions(**params: str) -> list[tuple[str, str | None]]:
+        page = client.get("/v1/audit", params=params, headers=tenant.headers).json()
+        return [(event["action"], event["subject"]) for event in page["data"]]
+
+    assert actions(subject="a") == [("memory.rules.add", "a"), ("memory.remember", "a")]
+    assert actions(action="memory.remember") == [("memory.remember", "b"), ("memory.remember", "a")]
+    assert actions(action="memory.rules.") == [("memory.rules.add", "a")]
+    assert actions(action="memory.", subject="b") == [("memory.remember", "b")]
