@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine, create_engine, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import get_settings
@@ -46,3 +46,9 @@ def session_scope() -> Iterator[tuple[Session, JobQueue]]:
     finally:
         session.close()
     jobs.send()
+
+
+def lead(session: Session, lock_key: int) -> bool:
+    """Take a transaction-scoped PostgreSQL advisory lock if it is free: of several beat
+    processes (or workers) running the same sweep, only the one that gets it does the work."""
+    return bool(session.scalar(select(func.pg_try_advisory_xact_lock(lock_key))))

@@ -72,16 +72,14 @@ class Services:
             env=dict(os.environ),
             start_new_session=True,
         )
-        client = redis.Redis.from_url(_redis_client_url(self.redis_url))
+        from workers.celery import celery_app
+
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             # A ready worker answers a broadcast ping.
-            from workers.celery import celery_app
-
             if celery_app.control.ping(timeout=0.5):
                 return
             assert self.worker.poll() is None, "the worker exited while starting"
-        client.close()
         raise RuntimeError("the Celery worker did not start within 30 s")
 
     def stop_worker(self) -> None:

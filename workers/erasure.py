@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from app.db import session_scope
+from app.db import lead, session_scope
 from app.erasure import service
 from workers.celery import celery_app
+
+RETENTION_LOCK = 7_331_002
+"""pg advisory lock key of the retention sweep (see app.db.lead)."""
 
 
 @celery_app.task(name="dossier.erasure.run", bind=True, max_retries=5)
@@ -23,9 +26,6 @@ def run(self, job_id: str) -> str:  # type: ignore[no-untyped-def]
 @celery_app.task(name="dossier.scheduled.retention_sweep")
 def retention_sweep() -> list[str]:
     with session_scope() as (session, jobs):
-        from sqlalchemy import func, select
-
-        # One leader: a second beat's sweep finds the lock taken and does nothing.
-        if not session.scalar(select(func.pg_try_advisory_xact_lock(7_331_002))):
+        if not lead(session, RETENTION_LOCK):
             return []
         return service.retention_sweep(session, jobs)

@@ -17,6 +17,7 @@ from app.batches import repository as repo
 from app.batches.models import BatchItem
 from app.batches.service import now
 from app.cache import get_subject_cache
+from app.db import lead
 from app.decisions.quality import QualitySetting
 from app.decisions.service import DecisionService
 from app.decisions.wire import parse_request
@@ -157,7 +158,7 @@ def finish(session: Session, batch_id: str) -> None:
 def expire_due(session: Session) -> list[str]:
     """Batches past their completion window: pending items become expired. Runs under an
     advisory lock so two beat processes never sweep at once; returns the batches expired."""
-    if not session.scalar(select(_try_lock(EXPIRY_LOCK))):
+    if not lead(session, EXPIRY_LOCK):
         return []
     expired = []
     for batch_id in repo.due_to_expire(session, now()):
@@ -168,9 +169,3 @@ def expire_due(session: Session) -> list[str]:
         repo.set_status(session, batch, "expired", now())
         expired.append(batch_id)
     return expired
-
-
-def _try_lock(key: int) -> Any:
-    from sqlalchemy import func
-
-    return func.pg_try_advisory_xact_lock(key)

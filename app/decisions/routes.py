@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path
 
-from app.cache import get_subject_cache
 from app.decisions.pass_jobs import job_view
 from app.decisions.service import DecisionService
 from app.decisions.wire import parse_request
@@ -16,21 +14,15 @@ from app.deps import TenantDep, UowDep
 from app.engines.registry import default_engine
 from app.memory.routes import ServiceDep as MemoryServiceDep
 from app.quality.routes import SecondTierDep
-from app.recall.cache import RecallIndexCache
+from app.recall.cache import shared_indexes
 from app.settings import get_settings
 
 router = APIRouter(tags=["decisions"])
 
 
-@lru_cache
-def recall_indexes() -> RecallIndexCache:
-    """One per process, so a subject's index is built once per version."""
-    return RecallIndexCache(get_subject_cache())
-
-
 def _service(memory: MemoryServiceDep, second_tier: SecondTierDep) -> DecisionService:
     return DecisionService(
-        memory, recall_indexes(), default_engine(), get_settings(), second_tier=second_tier
+        memory, shared_indexes(), default_engine(), get_settings(), second_tier=second_tier
     )
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.db import lead
 from app.knowledge import repository as repo
 from app.knowledge.documents import meter_storage
 from app.knowledge.service import EXTRACT_TASK
@@ -25,7 +25,7 @@ def sweep(
     session: Session, jobs: JobQueue, settings: Settings, now: datetime | None = None
 ) -> dict[str, int]:
     now = now or datetime.now(UTC)
-    if not session.scalar(select(func.pg_try_advisory_xact_lock(SWEEP_LOCK))):
+    if not lead(session, SWEEP_LOCK):
         return {}
     retired_users = repo.retire_ended(session, now.date())
     # A batch's delayed task waits in its worker; one lost with its worker is sent again here.
@@ -45,7 +45,7 @@ def sweep(
 
 def reextract(session: Session, jobs: JobQueue, extractor_name: str, limit: int = 200) -> int:
     """Send the batches extracted by another extractor to be extracted again."""
-    if not session.scalar(select(func.pg_try_advisory_xact_lock(REEXTRACT_LOCK))):
+    if not lead(session, REEXTRACT_LOCK):
         return 0
     stale = repo.stale_batches(session, extractor_name, limit)
     for batch_id in stale:

@@ -249,3 +249,43 @@ def test_bad_erasure_requests_are_422(client):
         ).status_code
         == 401
     )
+
+
+def test_the_retention_sweep_erases_what_is_untouched_for_the_period(client, worker):
+    from app.db import session_scope
+    from workers.erasure import retention_sweep
+
+    tenant = new_tenant(client)
+    remember(client, tenant, "stale", "An old line.")
+    remember(client, tenant, "fresh", "A new line.")
+    with session_scope() as (session, _jobs):
+        session.execute(
+            text(
+                "UPDATE subjects SET touched_at = now() - interval '400 days' "
+                "WHERE tenant_id = :t AND name = 'stale'"
+            ),
+            {"t": tenant.tenant_id},
+        )
+    response = client.put(
+        f"/v1/admin/tenants/{tenant.tenant_id}/retention",
+        json={"days": 365},
+        headers=admin_headers(),
+    )
+    assert response.status_code == 200
+    created = retention_sweep()  # runs here, as beat's task would on a worker
+    mine = [
+        job_id
+        for job_id in created
+        if client.get(f"/v1/admin/erasures/{job_id}", headers=admin_headers()).json()["tenant_id"]
+        == tenant.tenant_id
+    ]
+    assert len(mine) == 1
+    assert wait(client, mine[0])["proof"]["verified"] is True
+    assert (
+        client.get("/v1/memory", params={"subject": "stale"}, headers=tenant.headers).status_code
+        == 404
+    )
+    assert (
+        client.get("/v1/memory", params={"subject": "fresh"}, headers=tenant.headers).status_code
+        == 200
+    )

@@ -5,6 +5,7 @@ import { drawGraph, legend } from "./graph.js";
 import {
   action,
   api,
+  openByIdForm,
   badge,
   confirmDialog,
   del,
@@ -74,33 +75,20 @@ export async function knowledgeView(root, ctx) {
     );
   }
   const [banner] = await Promise.all([knowledgeBanner(), load()]);
-  const input = h("input", { name: "user", required: true, placeholder: "user-4821", autocomplete: "off", spellcheck: "false" });
-  const error = h("p", { class: "error", role: "alert", hidden: true });
   root.append(
     h("h1", {}, "Knowledge"),
     h("p", { class: "lead" }, "What Dossier learned about each of your end-users from their chats: facts with their dates, and the graph they form."),
     banner,
     section(
       "Open an end-user",
-      h(
-        "form",
-        {
-          class: "inline-form",
-          onsubmit: (event) => {
-            event.preventDefault();
-            const user = input.value.trim();
-            if (!USER.test(user)) {
-              error.textContent = "An end-user id is 1 to 128 letters, digits or _ . @ : + -.";
-              error.hidden = false;
-              return;
-            }
-            ctx.go(`#knowledge/${encodeURIComponent(user)}`);
-          },
-        },
-        field("End-user id", input),
-        h("button", { type: "submit", class: "primary" }, "Open"),
-        error,
-      ),
+      openByIdForm({
+        label: "End-user id",
+        name: "user",
+        placeholder: "user-4821",
+        pattern: USER,
+        invalid: "An end-user id is 1 to 128 letters, digits or _ . @ : + -.",
+        route: (user) => ctx.go(`#knowledge/${encodeURIComponent(user)}`),
+      }),
     ),
     section("End-users", list, more),
   );

@@ -139,6 +139,39 @@ export function field(label, control, hint) {
   );
 }
 
+// A form that opens a page by an id the user types, checked before it navigates.
+export function openByIdForm({ label, name, placeholder, pattern, invalid, route, note }) {
+  const input = h("input", {
+    name,
+    required: true,
+    pattern: pattern.source,
+    placeholder,
+    autocomplete: "off",
+    spellcheck: "false",
+  });
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  return h(
+    "form",
+    {
+      class: "inline-form",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const id = input.value.trim();
+        if (!pattern.test(id)) {
+          error.textContent = invalid;
+          error.hidden = false;
+          return;
+        }
+        route(id);
+      },
+    },
+    field(label, input),
+    h("button", { type: "submit", class: "primary" }, "Open"),
+    error,
+    note ? h("p", { class: "hint form-note" }, note) : null,
+  );
+}
+
 export function empty(text, action) {
   return h("div", { class: "empty" }, h("p", {}, text), action || null);
 }

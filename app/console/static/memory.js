@@ -4,6 +4,7 @@
 import {
   action,
   ApiError,
+  openByIdForm,
   badge,
   confirmDialog,
   empty,
@@ -28,35 +29,15 @@ export async function memoryView(root, ctx) {
 }
 
 function openSubjectForm(ctx) {
-  const input = h("input", {
+  return openByIdForm({
+    label: "Subject id",
     name: "subject",
-    required: true,
-    pattern: SUBJECT.source,
     placeholder: "acme",
-    autocomplete: "off",
-    spellcheck: "false",
+    pattern: SUBJECT,
+    invalid: "A subject id is 1 to 36 letters, digits, _ or -.",
+    route: (subject) => ctx.go(`#memory/${encodeURIComponent(subject)}`),
+    note: "Open a subject, or type a new id to start one.",
   });
-  const error = h("p", { class: "error", role: "alert", hidden: true });
-  return h(
-    "form",
-    {
-      class: "inline-form",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const subject = input.value.trim();
-        if (!SUBJECT.test(subject)) {
-          error.textContent = "A subject id is 1 to 36 letters, digits, _ or -.";
-          error.hidden = false;
-          return;
-        }
-        ctx.go(`#memory/${encodeURIComponent(subject)}`);
-      },
-    },
-    field("Subject id", input),
-    h("button", { type: "submit", class: "primary" }, "Open"),
-    error,
-    h("p", { class: "hint form-note" }, "Open a subject, or type a new id to start one."),
-  );
 }
 
 async function subjectsView(root, ctx) {
