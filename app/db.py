@@ -1,11 +1,17 @@
-"""Database engine and sessions: one session per request or task, committed once at the end.
+"""Database engine and units of work: one session per request or task, committed once at the end.
 
-Services only `flush()`; the owner of the session (the request dependency or the task) commits,
-and jobs collected during the work are sent only after that commit succeeds.
+Services only `flush()`; the owner of the unit (the request's endpoint thread, or the task)
+commits, and the jobs written to the outbox during the work are sent once that commit succeeds.
+
+Every connection carries `statement_timeout` and `lock_timeout`, so no request waits without
+bound on a lock or a slow statement; the pool is sized to the API's concurrency limit
+(`app.admission`) and a request that cannot get a connection in time gets a 503, not a hang.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -13,16 +19,48 @@ from functools import lru_cache
 from sqlalchemy import Engine, create_engine, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.settings import get_settings
-from workers.enqueue import JobQueue
+from app.jobs import relay
+from app.jobs.outbox import JobQueue
+from app.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+POOL_SPARE = 8
+"""Connections beyond the request slots: the outbox relay, readiness checks, admin tools."""
+
+POOL_TIMEOUT_SECONDS = 10.0
+"""How long a unit of work waits for a connection before it fails (a 503 in the API)."""
+
+
+def connect_options(settings: Settings) -> str:
+    """libpq `options`: bounds on one statement and one lock wait, in milliseconds."""
+    statement_ms = int(settings.db_statement_timeout_seconds * 1000)
+    lock_ms = int(settings.db_lock_timeout_seconds * 1000)
+    return f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}"
 
 
 @lru_cache
 def get_engine() -> Engine:
-    url = get_settings().database_url
-    if url is None:
+    settings = get_settings()
+    if settings.database_url is None:
         raise RuntimeError("DOSSIER_DATABASE_URL is not set and no embedded PostgreSQL was started")
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    return create_engine(
+        settings.database_url,
+        pool_size=settings.api_concurrency + POOL_SPARE,
+        max_overflow=0,
+        pool_timeout=POOL_TIMEOUT_SECONDS,
+        pool_pre_ping=True,
+        connect_args={"options": connect_options(settings)},
+    )
+
+
+def _forget_parent_connections() -> None:
+    """A forked process (a Celery pool process) must not use its parent's connections."""
+    if get_engine.cache_info().currsize:
+        get_engine().dispose(close=False)
+
+
+os.register_at_fork(after_in_child=_forget_parent_connections)
 
 
 @lru_cache
@@ -30,22 +68,63 @@ def _session_factory() -> sessionmaker[Session]:
     return sessionmaker(get_engine(), expire_on_commit=False)
 
 
+class UnitOfWork:
+    """One transaction and the jobs it writes to the outbox.
+
+    The session opens its connection at the first statement, so making a unit costs no I/O.
+    `commit()` commits and then sends the unit's jobs; `abort()` rolls back. Either ends it.
+    """
+
+    def __init__(self) -> None:
+        self.session = _session_factory()()
+        self.jobs = JobQueue(self.session)
+        self.finished = False
+
+    def commit(self) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        try:
+            self.session.commit()
+        except BaseException:
+            self._end_in_rollback()
+            raise
+        self.session.close()
+        _send_after_commit(self.jobs)
+
+    def abort(self) -> None:
+        if not self.finished:
+            self.finished = True
+            self._end_in_rollback()
+
+    def _end_in_rollback(self) -> None:
+        try:
+            self.session.rollback()
+        finally:
+            self.session.close()
+            # The jobs' rows were rolled back with the work: there is nothing to send.
+            self.jobs.rolled_back()
+
+
+def _send_after_commit(jobs: JobQueue) -> None:
+    """Hand the committed jobs to the relay; if sending fails they wait in the outbox for the
+    sweep, and the work that needed them has succeeded all the same."""
+    try:
+        relay.after_commit(get_engine(), jobs.take())
+    except Exception:
+        log.warning("the outbox could not be read after commit; the sweep will send", exc_info=True)
+
+
 @contextmanager
 def session_scope() -> Iterator[tuple[Session, JobQueue]]:
-    """A session and a job queue: commits, then sends the jobs; on error rolls back, drops them."""
-    session = _session_factory()()
-    jobs = JobQueue()
+    """A unit of work for a task or a command: commits at the end, rolls back on error."""
+    unit = UnitOfWork()
     try:
-        yield session, jobs
-        session.commit()
+        yield unit.session, unit.jobs
     except BaseException:
-        session.rollback()
-        # Jobs enqueued during the work reference state that was just rolled back; discard them.
-        jobs.discard()
+        unit.abort()
         raise
-    finally:
-        session.close()
-    jobs.send()
+    unit.commit()
 
 
 def lead(session: Session, lock_key: int) -> bool:

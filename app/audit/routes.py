@@ -7,11 +7,11 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 
-from app.deps import TenantDep, UowDep
+from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.models import AuditEvent
 from app.pagination import CursorQuery, LimitQuery, Page, page_of, paginate
 
-router = APIRouter(prefix="/v1/audit", tags=["audit"])
+router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/audit", tags=["audit"])
 
 
 class AuditEventOut(BaseModel):

@@ -11,12 +11,20 @@ from fastapi.responses import StreamingResponse
 
 from app.batches.schemas import EXAMPLE, EXAMPLE_REQUESTS, BatchIdIn, BatchIn
 from app.batches.service import BatchService
-from app.deps import NoLookOnly, NoQueryString, TenantDep, UowDep
+from app.deps import (
+    NoLookOnly,
+    NoQueryString,
+    TenantDep,
+    UnitOfWorkRoute,
+    UowDep,
+    run_and_commit,
+)
 from app.errors import Invalid
 from app.memory.schemas import parse_body
 from app.pagination import LimitQuery
+from app.tenants.service import CurrentTenant
 
-router = APIRouter(prefix="/v1/batches", tags=["batches"])
+router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/batches", tags=["batches"])
 
 JSONL_TYPES = ("application/jsonl", "application/x-ndjson", "application/x-jsonlines")
 
@@ -97,6 +105,17 @@ async def create(
     "body"}` per line, `Content-Type: application/jsonl`)."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     raw = await request.body()
+    # Parsing up to 256 MiB and the COPY of its items are not the event loop's work.
+    return await run_and_commit(_create, service, tenant, raw, content_type, completion_window)
+
+
+def _create(
+    service: BatchService,
+    tenant: CurrentTenant,
+    raw: bytes,
+    content_type: str,
+    completion_window: str | None,
+) -> dict[str, Any]:
     if content_type in JSONL_TYPES:
         body: Any = {"requests": _jsonl(raw)}
         if completion_window is not None:

@@ -23,6 +23,7 @@ from app.decisions.service import DecisionService
 from app.decisions.wire import parse_request
 from app.engines.registry import default_engine
 from app.errors import DossierError
+from app.jobs.outbox import JobQueue
 from app.memory.service import MemoryService
 from app.models import LedgerLine, Tenant
 from app.quality.engines import configured_second_tier
@@ -30,7 +31,6 @@ from app.quality.service import tenant_quality
 from app.recall.cache import shared_indexes
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant
-from workers.enqueue import JobQueue
 
 log = logging.getLogger(__name__)
 

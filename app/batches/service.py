@@ -24,9 +24,9 @@ from app.batches.models import Batch
 from app.batches.schemas import BatchIn, window_seconds
 from app.batches.validation import request_errors
 from app.errors import Conflict, NotFound
+from app.jobs.outbox import JobQueue
 from app.ledger.service import ensure_can_pay
 from app.tenants.service import CurrentTenant
-from workers.enqueue import JobQueue
 
 log = logging.getLogger(__name__)
 

@@ -14,13 +14,13 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import func, or_, select
 
-from app.deps import TenantDep, UowDep
+from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.errors import Invalid
 from app.knowledge.models import EndUser, Fact
 from app.models import Tenant
 from app.pagination import CursorQuery
 
-router = APIRouter(tags=["console"])
+router = APIRouter(route_class=UnitOfWorkRoute, tags=["console"])
 
 _USER = re.compile(r"^[A-Za-z0-9_.@:+-]{1,128}$")
 

@@ -10,14 +10,14 @@ from fastapi import APIRouter, Body, Depends, Path
 from app.decisions.pass_jobs import job_view
 from app.decisions.service import DecisionService
 from app.decisions.wire import parse_request
-from app.deps import TenantDep, UowDep
+from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.engines.registry import default_engine
 from app.memory.routes import ServiceDep as MemoryServiceDep
 from app.quality.routes import SecondTierDep
 from app.recall.cache import shared_indexes
 from app.settings import get_settings
 
-router = APIRouter(tags=["decisions"])
+router = APIRouter(route_class=UnitOfWorkRoute, tags=["decisions"])
 
 
 def _service(memory: MemoryServiceDep, second_tier: SecondTierDep) -> DecisionService:

@@ -9,12 +9,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from app.deps import AdminDep, NoQueryString, UowDep
+from app.deps import AdminDep, NoQueryString, UnitOfWorkRoute, UowDep
 from app.erasure import service
 from app.tenants.routes import TenantIdPath
 from app.tenants.schemas import TENANT_ID
 
-router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep])
+router = APIRouter(
+    route_class=UnitOfWorkRoute, prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep]
+)
 
 Ids = list[str]
 

@@ -21,10 +21,10 @@ from app.cache import get_redis
 from app.erasure import stores
 from app.erasure.models import ErasureJob, RetentionSetting
 from app.errors import Conflict, NotFound
+from app.jobs.outbox import JobQueue
 from app.models import ApiKey, Tenant
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant, get_tenant
-from workers.enqueue import JobQueue
 
 RUN_TASK = "dossier.erasure.run"
 FINAL = ("completed", "failed")

@@ -6,14 +6,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
 
-from app.deps import NoQueryString, TenantDep
+from app.deps import NoQueryString, TenantDep, UnitOfWorkRoute
 from app.forget.schemas import ForgetIn, ForgetOut
 from app.forget.service import ForgetService
 from app.lookonly import refuse_look_only_fields
 from app.memory.routes import ServiceDep as MemoryServiceDep
 from app.memory.schemas import parse_body
 
-router = APIRouter(prefix="/v1/memory", tags=["memory"])
+router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/memory", tags=["memory"])
 
 
 def _service(memory: MemoryServiceDep) -> ForgetService:

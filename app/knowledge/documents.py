@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from app.audit.service import record
 from app.errors import Conflict, DossierError, Invalid, NotFound
+from app.jobs.outbox import JobQueue
 from app.knowledge import repository as repo
 from app.knowledge.indexes import KnowledgeIndexes
 from app.knowledge.models import Collection, Document
@@ -35,7 +36,6 @@ from app.knowledge.service import INGEST_TASK, _tenant, drop_collection_caches, 
 from app.ledger.service import charge, ensure_can_pay
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
-from workers.enqueue import JobQueue
 
 log = logging.getLogger(__name__)
 

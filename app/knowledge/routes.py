@@ -3,14 +3,21 @@ collections and documents, and chat completions. Validate, authorise, hand over.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from app.deps import NoLookOnly, NoQueryString, TenantDep, UowDep
+from app.deps import (
+    NoLookOnly,
+    NoQueryString,
+    TenantDep,
+    UnitOfWorkRoute,
+    UowDep,
+    run_and_commit,
+)
 from app.errors import Invalid
 from app.knowledge.chat import ChatService, parse_chat, stream_events
 from app.knowledge.documents import CollectionService, Upload
@@ -41,11 +48,14 @@ from app.knowledge.upstream import ChatClient
 from app.memory.schemas import parse_body
 from app.pagination import CursorQuery
 from app.settings import get_settings
+from app.tenants.service import CurrentTenant
 
-router = APIRouter()
-knowledge_router = APIRouter(tags=["knowledge"])
-collections_router = APIRouter(prefix="/v1/collections", tags=["collections"])
-chat_router = APIRouter(tags=["chat"])
+router = APIRouter(route_class=UnitOfWorkRoute)
+knowledge_router = APIRouter(route_class=UnitOfWorkRoute, tags=["knowledge"])
+collections_router = APIRouter(
+    route_class=UnitOfWorkRoute, prefix="/v1/collections", tags=["collections"]
+)
+chat_router = APIRouter(route_class=UnitOfWorkRoute, tags=["chat"])
 
 UserPath = Annotated[
     str,
@@ -225,17 +235,22 @@ async def add_documents(
     content_type = request.headers.get("content-type", "")
     if content_type.startswith("multipart/form-data"):
         pasted, files = await _read_form(request)
-        created = await run_in_threadpool(service.add, tenant, slug, pasted=pasted, files=files)
+        created = await run_and_commit(service.add, tenant, slug, pasted=pasted, files=files)
     else:
-        try:
-            raw = await request.json()
-        except ValueError as exc:
-            raise Invalid("the body is not valid JSON", code="invalid_json") from exc
-        body = parse_body(DocumentTextIn, raw)
-        created = await run_in_threadpool(service.add, tenant, slug, pasted=body, files=[])
+        created = await run_and_commit(_add_pasted, service, tenant, slug, await request.body())
     if len(created) == 1:
         return created[0].model_dump(mode="json")
     return {"data": [doc.model_dump(mode="json") for doc in created]}
+
+
+def _add_pasted(
+    service: CollectionService, tenant: CurrentTenant, slug: str, raw: bytes
+) -> list[DocumentOut]:
+    try:
+        body = parse_body(DocumentTextIn, json.loads(raw))
+    except ValueError as exc:
+        raise Invalid("the body is not valid JSON", code="invalid_json") from exc
+    return service.add(tenant, slug, pasted=body, files=[])
 
 
 async def _read_form(request: Request) -> tuple[DocumentTextIn | None, list[Upload]]:

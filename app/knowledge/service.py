@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.audit.service import record
 from app.errors import Conflict, DossierError, Invalid, NotFound, ServiceUnavailable
+from app.jobs.outbox import JobQueue
 from app.knowledge import repository as repo
 from app.knowledge.extraction import Extracted, Extractor, Turn
 from app.knowledge.graph import build_graph
@@ -49,7 +50,6 @@ from app.memory.service import usage_of
 from app.models import Tenant
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
-from workers.enqueue import JobQueue
 
 log = logging.getLogger(__name__)
 

@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.orm import Session
 
 from app.db import lead
+from app.jobs.outbox import JobQueue
 from app.knowledge import repository as repo
 from app.knowledge.documents import meter_storage
 from app.knowledge.service import EXTRACT_TASK
 from app.settings import Settings
-from workers.enqueue import JobQueue
 
 SWEEP_LOCK = 7_331_101
 REEXTRACT_LOCK = 7_331_102

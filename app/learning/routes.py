@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from app.deps import TenantDep, UowDep
+from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.engines.registry import default_engine
 from app.learning import gate
 from app.learning.calibrate import calibrate, example_probabilities
@@ -16,7 +16,7 @@ from app.learning.service import learning_status, wording
 from app.ledger.service import charge
 from app.settings import get_settings
 
-router = APIRouter(tags=["learning"])
+router = APIRouter(route_class=UnitOfWorkRoute, tags=["learning"])
 
 
 class Example(BaseModel):

@@ -18,12 +18,12 @@ from app.decisions.asking import ask_distinct
 from app.decisions.wire import parse_request
 from app.engines.base import Engine
 from app.errors import NotFound
+from app.jobs.outbox import JobQueue
 from app.learning import gate
 from app.learning.models import GateSetting, LearningRequest
 from app.memory import repository as memory_repo
 from app.models import Line, Subject
 from app.tenants.service import CurrentTenant
-from workers.enqueue import JobQueue
 
 LEARN_TASK = "dossier.extraction.learn"
 

@@ -6,11 +6,11 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 
-from app.deps import TenantDep, UowDep
+from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.models import LedgerLine
 from app.pagination import CursorQuery, LimitQuery, Page, page_of, paginate
 
-router = APIRouter(prefix="/v1/ledger", tags=["ledger"])
+router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/ledger", tags=["ledger"])
 
 
 class LedgerLineOut(BaseModel):

@@ -1,20 +1,40 @@
 """Charging for priced requests: one ledger line each.
 
-Credit is taken with one conditional UPDATE, so concurrent requests can never spend the same
-credit twice. Routes that must work when a tenant cannot pay (reads, forget, deletes) are charged
-with `required=False`: billed while credit covers them, otherwise recorded at cost 0, unbilled.
+A charge is checked when the work asks for it and taken when the work commits. The check reads
+the balance without a lock, so a request that cannot pay does no work; the credit itself is
+taken by one conditional UPDATE per tenant in the moment before COMMIT (`settle_charges`), so
+the tenant's row, which every request of the tenant writes, is locked for microseconds and never
+while a request does its work or waits (for a thread, a slow extractor, a model). Two requests
+can never spend the same credit twice: the UPDATE only takes what is there.
+
+Routes that must work when a tenant cannot pay (reads, forget, deletes) are charged with
+`required=False`: billed while credit covers them, otherwise recorded at cost 0, unbilled.
 """
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import event, inspect, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import Forbidden, InsufficientCredit
 from app.models import LedgerLine, Tenant
 from app.tenants.service import CurrentTenant
+
+_PENDING = "dossier_pending_charges"
+"""Key in `Session.info` of the charges to take at commit."""
+
+
+@dataclass
+class _PendingCharge:
+    tenant_id: uuid.UUID
+    cost: Decimal
+    line: LedgerLine
+    required: bool
 
 
 def charge(
@@ -27,30 +47,30 @@ def charge(
     subject: str | None = None,
     required: bool = True,
 ) -> LedgerLine:
-    """Take `cost` from the tenant's credit and write the ledger line.
+    """Write the ledger line; the credit is taken when the session commits.
 
     With `required`, a suspended tenant gets 403 and one without enough credit 402, and the
     caller's transaction (which holds the write) is rolled back by the error.
     """
     if required and tenant.suspended:
         raise Forbidden("this tenant is suspended: reads, forget and deletes still work")
-    taken = session.execute(
-        update(Tenant)
-        .where(Tenant.id == tenant.id, Tenant.credit >= cost)
-        .values(credit=Tenant.credit - cost)
-        .returning(Tenant.credit)
-    ).first()
-    if taken is None and required:
+    pending = _pending(session)
+    balance = session.scalar(select(Tenant.credit).where(Tenant.id == tenant.id))
+    promised = sum((c.cost for c in pending if c.tenant_id == tenant.id), Decimal(0))
+    covered = balance is not None and balance - promised >= cost
+    if not covered and required:
         raise InsufficientCredit("not enough credit for this request; reads and deletes still work")
     line = LedgerLine(
         tenant_id=tenant.id,
         route=route,
         subject=subject,
         units=units,
-        cost=cost if taken is not None else Decimal(0),
-        billed=taken is not None,
+        cost=cost if covered else Decimal(0),
+        billed=covered,
     )
     session.add(line)
+    if covered:
+        pending.append(_PendingCharge(tenant.id, cost, line, required))
     return line
 
 
@@ -58,3 +78,46 @@ def ensure_can_pay(tenant: CurrentTenant) -> None:
     """Early check so a write that would be refused does no work first."""
     if tenant.suspended:
         raise Forbidden("this tenant is suspended: reads, forget and deletes still work")
+
+
+def _pending(session: Session) -> list[_PendingCharge]:
+    charges: list[_PendingCharge] = session.info.setdefault(_PENDING, [])
+    return charges
+
+
+@event.listens_for(Session, "before_commit")
+def settle_charges(session: Session) -> None:
+    """Take every pending charge's credit, one UPDATE per tenant, just before COMMIT.
+
+    If the balance no longer covers them (another request spent it since the check), a required
+    charge fails the whole unit with 402; charges that were not required stay, unbilled.
+    """
+    charges = [c for c in session.info.pop(_PENDING, []) if _still_written(c.line)]
+    for tenant_id in dict.fromkeys(c.tenant_id for c in charges):
+        mine = [c for c in charges if c.tenant_id == tenant_id]
+        total = sum((c.cost for c in mine), Decimal(0))
+        taken = session.execute(
+            update(Tenant)
+            .where(Tenant.id == tenant_id, Tenant.credit >= total)
+            .values(credit=Tenant.credit - total)
+            .returning(Tenant.credit)
+        ).first()
+        if taken is not None:
+            continue
+        if any(c.required for c in mine):
+            raise InsufficientCredit(
+                "not enough credit for this request; reads and deletes still work"
+            )
+        for c in mine:
+            c.line.cost, c.line.billed = Decimal(0), False
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_pending(session: Session) -> None:
+    session.info.pop(_PENDING, None)
+
+
+def _still_written(line: Any) -> bool:
+    """False for a line whose savepoint was rolled back since it was charged."""
+    state = inspect(line)
+    return bool(state.pending or state.persistent)

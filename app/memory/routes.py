@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from app.cache import SubjectCache, get_subject_cache
-from app.deps import NoLookOnly, NoQueryString, TenantDep, UowDep
+from app.deps import NoLookOnly, NoQueryString, TenantDep, UnitOfWorkRoute, UowDep
 from app.memory.schemas import (
     AliasesIn,
     AliasesOut,
@@ -25,7 +25,7 @@ from app.memory.schemas import (
 from app.memory.service import MemoryService
 from app.settings import get_settings
 
-router = APIRouter(prefix="/v1/memory", tags=["memory"])
+router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/memory", tags=["memory"])
 
 
 CacheDep = Annotated[SubjectCache, Depends(get_subject_cache)]

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from app.audit.service import record
 from app.cache import SubjectCache
 from app.errors import Conflict, Invalid, NotFound
+from app.jobs.outbox import JobQueue
 from app.ledger.service import charge, ensure_can_pay
 from app.memory import repository as repo
 from app.memory.schemas import (
@@ -37,7 +38,6 @@ from app.memory.warnings import line_warnings
 from app.models import LedgerLine, Rule, Subject
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
-from workers.enqueue import JobQueue
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import ColumnElement, ScalarSelect, func, select
 from sqlalchemy.orm import InstrumentedAttribute
 
-from app.deps import TenantDep, UowDep
+from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.errors import Invalid
 from app.models import Alias, Line, Rule, Subject
 from app.pagination import CursorQuery
 
-router = APIRouter(prefix="/v1/memory", tags=["memory"])
+router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/memory", tags=["memory"])
 
 _SUBJECT = re.compile(r"^[A-Za-z0-9_-]{1,36}$")
 

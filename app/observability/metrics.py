@@ -54,6 +54,10 @@ TASK_FAILURES = Counter(
     "Celery tasks that ended in failure (after their retries), by task and exception type.",
     ("task", "exception"),
 )
+REQUESTS_REJECTED = Counter(
+    "dossier_requests_rejected",
+    "Requests answered 503 because every slot of the API process was busy (app.admission).",
+)
 
 # Batch item statuses shown even at zero, so a dashboard's series never vanish.
 BATCH_ITEM_STATUSES = ("pending", "succeeded", "errored", "canceled", "expired")
@@ -75,6 +79,10 @@ def observe_task(task: str, state: str, seconds: float) -> None:
 
 def count_task_failure(task: str, exception: str) -> None:
     TASK_FAILURES.labels(task, exception).inc()
+
+
+def count_rejected() -> None:
+    REQUESTS_REJECTED.inc()
 
 
 class DeploymentCollector(Collector):

@@ -8,11 +8,11 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.decisions.quality import QualityLevel, QualitySetting
-from app.deps import TenantDep, UowDep
+from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.quality import service
 from app.quality.engines import SecondTier, configured_second_tier
 
-router = APIRouter(prefix="/v1/settings", tags=["settings"])
+router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/settings", tags=["settings"])
 
 
 def second_tier() -> SecondTier | None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path
 
-from app.deps import AdminDep, UowDep
+from app.deps import AdminDep, UnitOfWorkRoute, UowDep
 from app.settings import get_settings
 from app.tenants import service
 from app.tenants.schemas import (
@@ -21,7 +21,9 @@ from app.tenants.schemas import (
     TenantOut,
 )
 
-router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep])
+router = APIRouter(
+    route_class=UnitOfWorkRoute, prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep]
+)
 
 TenantIdPath = Annotated[uuid.UUID, Path(examples=[TENANT_ID])]
 KeyIdPath = Annotated[uuid.UUID, Path(examples=[KEY_ID])]

@@ -1,5 +1,5 @@
 """Celery's configuration, read from Dossier's settings when Celery first needs it."""
 
-from workers.celery import celery_config
+from app.jobs.celery_app import celery_config
 
 globals().update(celery_config())

@@ -1,0 +1,152 @@
+"""The Celery app: queues, routes, reliability settings and the beat schedule.
+
+Tasks are acknowledged late and rejected when their worker dies, so a task whose worker was killed
+runs again on another; every task is therefore written to be safe to run twice.
+
+Two brokers: Redis (the embedded default, and the cache's own server) and RabbitMQ
+(`DOSSIER_BROKER_URL=amqp://…`). With Redis an unacknowledged task comes back only after the
+visibility timeout; with RabbitMQ it comes back as soon as its worker's connection drops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+from kombu import Exchange, Queue
+
+from app.settings import Settings, get_settings
+
+# "scheduled" holds beat's sweeps, so an expiry never waits behind a large batch's chunks.
+QUEUES = ("decisions", "passes", "extraction", "ingest", "erasure", "scheduled")
+
+# Task names are stable dotted names; the first segment after "dossier." picks the queue.
+TASK_ROUTES = {
+    f"dossier.{name}.*": {"queue": name, "exchange": name, "routing_key": name} for name in QUEUES
+}
+
+SOFT_SHUTDOWN_SECONDS = 10.0
+"""A stopping worker lets its running task finish this long, then hands it back to the broker."""
+
+
+def broker_url(redis_url: str) -> str:
+    """Celery names a Redis unix socket `redis+socket://`; redis-py names it `unix://`."""
+    if redis_url.startswith("unix://"):
+        return "redis+socket://" + redis_url.removeprefix("unix://")
+    return redis_url
+
+
+def configured_broker_url(settings: Settings) -> str | None:
+    """`DOSSIER_BROKER_URL` when set, else the Redis that also holds the cache."""
+    if settings.broker_url:
+        return settings.broker_url
+    return broker_url(settings.redis_url) if settings.redis_url else None
+
+
+def is_amqp(url: str | None) -> bool:
+    return bool(url) and url.split("://", 1)[0] in ("amqp", "amqps", "pyamqp")  # type: ignore[union-attr]
+
+
+def _queues(amqp: bool) -> list[Queue]:
+    if not amqp:
+        return [Queue(name, Exchange(name), routing_key=name) for name in QUEUES]
+    # Quorum queues are replicated and durable, and redeliver a message whose consumer died.
+    # Topic exchanges: Celery's native delayed delivery (a retry's countdown on quorum queues)
+    # binds to topic exchanges only.
+    return [
+        Queue(
+            name,
+            Exchange(name, type="topic"),
+            routing_key=name,
+            queue_arguments={"x-queue-type": "quorum"},
+        )
+        for name in QUEUES
+    ]
+
+
+def _transport_options(settings: Settings, amqp: bool) -> dict[str, Any]:
+    if amqp:
+        # The broker confirms every publish: the outbox marks a job sent only once it is stored.
+        return {"confirm_publish": True}
+    return {
+        # Above the longest task, so Redis never hands a running task to a second worker.
+        "visibility_timeout": settings.task_time_limit_seconds * 2,
+        # Look for tasks of dead workers every 5 s (kombu's default scans every 100 s), so one
+        # comes back soon after the visibility timeout, not up to 100 s later.
+        "unacked_restore_interval": 5,
+        "unacked_restore_throttle": 1,
+    }
+
+
+def celery_config() -> dict[str, Any]:
+    settings = get_settings()
+    limit = settings.task_time_limit_seconds
+    url = configured_broker_url(settings)
+    amqp = is_amqp(url)
+    config: dict[str, Any] = {
+        "broker_url": url,
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "task_ignore_result": True,
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "task_time_limit": limit,
+        "task_soft_time_limit": limit - min(30, limit // 10 or 1),
+        "broker_transport_options": _transport_options(settings, amqp),
+        # A publish that cannot reach the broker fails at once: the job stays in the outbox and
+        # the relay sends it later, so nothing waits on a broker that is down.
+        "task_publish_retry": False,
+        "broker_connection_timeout": 2.0,
+        "worker_soft_shutdown_timeout": SOFT_SHUTDOWN_SECONDS,
+        "worker_enable_soft_shutdown_on_idle": False,
+        "task_queues": _queues(amqp),
+        "task_default_queue": "decisions",
+        "task_routes": TASK_ROUTES,
+        "broker_connection_retry_on_startup": True,
+        "worker_hijack_root_logger": False,
+        "beat_schedule": {
+            "expire-batches": {
+                "task": "dossier.scheduled.expire_batches",
+                "schedule": settings.batch_sweep_seconds,
+            },
+            "knowledge-sweep": {
+                "task": "dossier.scheduled.knowledge_sweep",
+                "schedule": settings.knowledge_sweep_seconds,
+            },
+            "knowledge-reextract": {
+                "task": "dossier.scheduled.reextract",
+                "schedule": settings.reextract_sweep_seconds,
+            },
+            "retention-sweep": {
+                "task": "dossier.scheduled.retention_sweep",
+                "schedule": settings.retention_sweep_seconds,
+            },
+        },
+    }
+    if amqp:
+        # Quorum queues have no global prefetch; Celery then counts prefetch per consumer.
+        config["worker_detect_quorum_queues"] = True
+    return config
+
+
+def make_celery() -> Celery:
+    app = Celery(
+        "dossier",
+        include=[
+            "workers.memory",
+            "workers.batches",
+            "workers.passes",
+            "workers.knowledge",
+            "workers.learning",
+            "workers.erasure",
+        ],
+    )
+    # A module path is imported when Celery first needs its configuration, not now, so a process
+    # that sets its services up first (the embedded default, the tests) configures Celery with them.
+    app.config_from_object("app.jobs.celeryconfig")
+    return app
+
+
+celery_app = make_celery()

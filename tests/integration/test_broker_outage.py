@@ -1,0 +1,127 @@
+"""The broker goes away: work that needs a job is still accepted (2xx), its jobs wait in the
+outbox, and everything completes once the broker is back. Nothing is billed for a failure."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from tests.support import ADMIN_TOKEN, RedisProcess, Services, serve_process, worker_process
+
+NOUL = {"urgent": {"type": "noul", "instructions": "Is this urgent?"}}
+
+
+def _until(check: Callable[[], Any], what: str, seconds: float = 60) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    pytest.fail(f"{what} did not happen within {seconds} s")
+
+
+def _outbox_rows(database_url: str) -> int:
+    with psycopg.connect(database_url.replace("+psycopg", "")) as conn:
+        row = conn.execute("SELECT count(*) FROM outbox_jobs").fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_work_accepted_while_the_broker_is_down_completes_when_it_returns(
+    services: Services, tmp_path: Path
+) -> None:
+    broker = RedisProcess(tmp_path)
+    broker.start()
+    env = {**os.environ, "DOSSIER_REDIS_URL": broker.url, "DOSSIER_WORKER_METRICS_PORT": "0"}
+    try:
+        with serve_process(env) as url, worker_process(env):
+            admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+            http = httpx.Client(base_url=url, timeout=30)
+            key = http.post("/v1/admin/tenants", json={"name": "outage"}, headers=admin).json()[
+                "api_key"
+            ]
+            http.headers["Authorization"] = f"Bearer {key}"
+            http.post(
+                "/v1/memory/remember", json={"subject": "gone", "text": "Soon deleted."}
+            ).raise_for_status()
+            http.put("/v1/knowledge/settings", json={"enabled": True}).raise_for_status()
+            http.post("/v1/collections", json={"name": "Docs"}).raise_for_status()
+
+            broker.stop()
+            batch = http.post(
+                "/v1/batches",
+                json={
+                    "requests": [
+                        {
+                            "custom_id": f"b{i}",
+                            "body": {"model": "m", "state": "x", "questions": NOUL},
+                        }
+                        for i in range(3)
+                    ]
+                },
+            )
+            deleted = http.post("/v1/memory/delete", json={"subject": "gone"})
+            decided = http.post(
+                "/v1/systemone",
+                json={
+                    "model": "m",
+                    "state": {"ticket": "Harbor Logistics runs the self-hosted edition."},
+                    "questions": NOUL,
+                    "subject": "harbor",
+                    "memory": {"learn": True},
+                },
+            )
+            document = http.post(
+                "/v1/collections/docs/documents",
+                json={"title": "Refunds", "text": "Refunds are paid within five business days."},
+            )
+            refused = http.post("/v1/systemone", json={"model": "m", "questions": NOUL})
+            assert [r.status_code for r in (batch, deleted, decided, document)] == [
+                201,
+                200,
+                200,
+                202,
+            ], [r.text for r in (batch, deleted, decided, document)]
+            assert refused.status_code == 422
+            assert _outbox_rows(services.database_url) >= 4  # held, not lost
+
+            broker.start()
+            batch_id, learning_id = batch.json()["id"], decided.json()["learning"]["request_id"]
+            document_id = document.json()["id"]
+            _until(
+                lambda: http.get(f"/v1/batches/{batch_id}").json()["status"] == "completed",
+                "the batch",
+            )
+            _until(
+                lambda: http.get(f"/v1/learning/{learning_id}").json()["status"] != "queued",
+                "the learning request",
+            )
+            _until(
+                lambda: (
+                    http.get(f"/v1/collections/docs/documents/{document_id}").json()["status"]
+                    == "ready"
+                ),
+                "the document's ingest",
+            )
+            _until(
+                lambda: (
+                    "memory.delete.cleaned"
+                    in [e["action"] for e in http.get("/v1/audit").json()["data"]]
+                ),
+                "the deleted subject's clean-up",
+            )
+            _until(lambda: _outbox_rows(services.database_url) == 0, "an empty outbox", 10)
+
+            routes = [line["route"] for line in http.get("/v1/ledger").json()["data"]]
+            # The decision and the three batch items; the refused decision is not billed.
+            assert routes.count("systemone") == 4
+            assert routes.count("memory.delete") == 1
+    finally:
+        broker.stop()

@@ -1,0 +1,106 @@
+"""One tenant's burst of 200 requests at once, against `dossier serve` on the embedded default:
+each one answers 2xx or a fast 503 with Retry-After (no 500, no timeout), and another tenant's
+request answers within a second meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.support import ADMIN_TOKEN, serve_process
+
+DECISION = {
+    "model": "dossier-lexical-1",
+    "questions": {
+        "team": {
+            "type": "choice",
+            "instructions": "Which team handles the ticket?",
+            "criteria": {
+                "billing": "Invoices, refunds and payments",
+                "cloud_ops": "The hosted cloud edition",
+                "selfhosted_windows": "The self-hosted edition on Windows Server",
+            },
+        }
+    },
+}
+
+
+def _embedded_env(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOSSIER_")}
+    env.update(
+        DOSSIER_DATA_DIR=str(data_dir),
+        DOSSIER_ADMIN_TOKEN=ADMIN_TOKEN,
+        DOSSIER_LOG_FORMAT="text",
+        DOSSIER_WORKER_METRICS_PORT="0",
+    )
+    return env
+
+
+async def _burst(url: str, burster: str, other: str) -> tuple[list, list[float]]:
+    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        headers = {"Authorization": f"Bearer {burster}"}
+
+        async def one(i: int) -> tuple[int, float, str | None]:
+            started = time.monotonic()
+            if i % 2:
+                response = await http.post(
+                    "/v1/memory/remember",
+                    json={"subject": f"s-{i}", "text": f"Customer {i} runs Windows Server."},
+                    headers=headers,
+                )
+            else:
+                body = {**DECISION, "state": f"Ticket {i}: the invoice is wrong", "subject": "acme"}
+                response = await http.post("/v1/systemone", json=body, headers=headers)
+            return (
+                response.status_code,
+                time.monotonic() - started,
+                response.headers.get("retry-after"),
+            )
+
+        async def meanwhile() -> list[float]:
+            await asyncio.sleep(0.3)  # the burst is in flight
+            seen = []
+            for _ in range(3):
+                started = time.monotonic()
+                response = await http.get(
+                    "/v1/account", headers={"Authorization": f"Bearer {other}"}
+                )
+                assert response.status_code == 200, response.text
+                seen.append(time.monotonic() - started)
+                await asyncio.sleep(0.2)
+            return seen
+
+        results, other_latencies = await asyncio.gather(
+            asyncio.gather(*(one(i) for i in range(200))), meanwhile()
+        )
+    return list(results), other_latencies
+
+
+def test_a_burst_of_200_gets_2xx_or_fast_503_and_another_tenant_is_served(
+    tmp_path: Path,
+) -> None:
+    env = _embedded_env(tmp_path / "data")
+    with serve_process(env) as url:
+        admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+        keys = [
+            httpx.post(f"{url}/v1/admin/tenants", json={"name": n}, headers=admin, timeout=30)
+            .raise_for_status()
+            .json()["api_key"]
+            for n in ("burst", "other")
+        ]
+        results, other_latencies = asyncio.run(_burst(url, *keys))
+        assert httpx.get(f"{url}/healthz", timeout=5).status_code == 200
+
+    statuses = sorted({status for status, _, _ in results})
+    assert set(statuses) <= {200, 503}, statuses
+    assert sum(1 for status, _, _ in results if status == 200) >= 100
+    for status, seconds, retry_after in results:
+        if status == 503:
+            assert retry_after is not None
+            assert seconds < 8, "a 503 must come fast, not after a long wait"
+    assert max(other_latencies) < 1.0, other_latencies
