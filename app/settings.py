@@ -102,8 +102,8 @@ class Settings(BaseSettings):
 
     # Serving under load: requests handled at once per API process, how long one more waits
     # for a slot before a 503, and PostgreSQL's bounds on one statement and one lock wait.
-    api_concurrency: int = Field(default=32, ge=1, le=1_000)
-    api_queue_seconds: float = Field(default=5.0, ge=0)
+    api_concurrency: int = Field(default=16, ge=1, le=1_000)
+    api_queue_seconds: float = Field(default=2.0, ge=0)
     api_client_share: float = Field(
         default=0.5, gt=0, le=1, description="share of the slots one API key may hold at once"
     )

@@ -60,6 +60,9 @@ def run_api(host: str, port: int) -> None:
             port=port,
             log_config=None,
             access_log=False,
+            # Longer than clients' and load balancers' idle timeouts (httpx: 5 s), so the server
+            # never closes a kept-alive connection just as a client sends on it.
+            timeout_keep_alive=75,
         )
     )
     for sig in (signal.SIGINT, signal.SIGTERM):

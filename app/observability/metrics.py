@@ -104,7 +104,7 @@ class DeploymentCollector(Collector):
 
     def describe(self) -> Iterable[Metric]:
         # Declared names let the registry check for clashes without querying anything.
-        return [_queue_family(), _batch_family(), _up_family()]
+        return [_queue_family(), _batch_family(), _outbox_family(), _up_family()]
 
     def collect(self) -> Iterable[Metric]:
         up = _up_family()
@@ -120,7 +120,7 @@ class DeploymentCollector(Collector):
                 family.add_metric([queue], depth)
             yield family
         try:
-            counts = self._batch_items()
+            counts, outbox = self._database_counts()
         except Exception as exc:
             log.warning("metrics: PostgreSQL did not answer for batch items: %s", exc)
             up.add_metric(["postgresql"], 0)
@@ -130,6 +130,9 @@ class DeploymentCollector(Collector):
             for status, count in counts.items():
                 family.add_metric([status], count)
             yield family
+            waiting = _outbox_family()
+            waiting.add_metric([], outbox)
+            yield waiting
         yield up
 
     def _queue_depths(self) -> dict[str, int]:
@@ -138,7 +141,7 @@ class DeploymentCollector(Collector):
             pipe.llen(queue)
         return dict(zip(self.queues, (int(n) for n in pipe.execute()), strict=True))
 
-    def _batch_items(self) -> dict[str, int]:
+    def _database_counts(self) -> tuple[dict[str, int], int]:
         from sqlalchemy import text
 
         counts = dict.fromkeys(BATCH_ITEM_STATUSES, 0)
@@ -148,7 +151,8 @@ class DeploymentCollector(Collector):
                 text("SELECT status, count(*) FROM batch_items GROUP BY status")
             )
             counts.update({str(status): int(count) for status, count in rows})
-        return counts
+            outbox = connection.execute(text("SELECT count(*) FROM outbox_jobs")).scalar_one()
+        return counts, int(outbox)
 
 
 def _queue_family() -> GaugeMetricFamily:
@@ -160,6 +164,13 @@ def _queue_family() -> GaugeMetricFamily:
 def _batch_family() -> GaugeMetricFamily:
     return GaugeMetricFamily(
         "dossier_batch_items", "Batch items of every tenant, by status.", labels=["status"]
+    )
+
+
+def _outbox_family() -> GaugeMetricFamily:
+    return GaugeMetricFamily(
+        "dossier_outbox_jobs",
+        "Jobs committed but not yet taken by the broker (it is down, or the job is delayed).",
     )
 
 
@@ -175,7 +186,7 @@ def _up_family() -> GaugeMetricFamily:
 def deployment_registry() -> CollectorRegistry:
     from app.cache import get_redis
     from app.db import get_engine
-    from workers.celery import QUEUES
+    from app.jobs.celery_app import QUEUES
 
     registry = CollectorRegistry(auto_describe=True)
     registry.register(DeploymentCollector(QUEUES, get_redis, get_engine))

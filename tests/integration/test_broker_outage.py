@@ -13,7 +13,8 @@ import httpx
 import psycopg
 import pytest
 
-from tests.support import ADMIN_TOKEN, RedisProcess, Services, serve_process, worker_process
+from app.serving import serve_process, worker_process
+from tests.support import ADMIN_TOKEN, RedisProcess, Services
 
 NOUL = {"urgent": {"type": "noul", "instructions": "Is this urgent?"}}
 
@@ -91,6 +92,12 @@ def test_work_accepted_while_the_broker_is_down_completes_when_it_returns(
             ], [r.text for r in (batch, deleted, decided, document)]
             assert refused.status_code == 422
             assert _outbox_rows(services.database_url) >= 4  # held, not lost
+            gauge = [
+                line
+                for line in http.get("/metrics").text.splitlines()
+                if line.startswith("dossier_outbox_jobs ")
+            ]
+            assert gauge and float(gauge[0].split()[-1]) >= 4
 
             broker.start()
             batch_id, learning_id = batch.json()["id"], decided.json()["learning"]["request_id"]

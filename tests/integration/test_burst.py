@@ -5,13 +5,15 @@ request answers within a second meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import time
 from pathlib import Path
 
 import httpx
 
-from tests.support import ADMIN_TOKEN, serve_process
+from app.serving import serve_process
+from tests.support import ADMIN_TOKEN
 
 DECISION = {
     "model": "dossier-lexical-1",
@@ -40,7 +42,21 @@ def _embedded_env(data_dir: Path) -> dict[str, str]:
     return env
 
 
-async def _burst(url: str, burster: str, other: str) -> tuple[list, list[float]]:
+def _other_tenant(url: str, key: str, out: multiprocessing.Queue) -> None:
+    """Another tenant's reads during the burst, from a process of its own, so what is timed is
+    the server, not the burst's own event loop."""
+    time.sleep(0.3)  # the burst is in flight
+    seen = []
+    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        for _ in range(3):
+            started = time.monotonic()
+            status = http.get("/v1/account", timeout=30).status_code
+            seen.append((status, time.monotonic() - started))
+            time.sleep(0.2)
+    out.put(seen)
+
+
+async def _burst(url: str, burster: str) -> list[tuple[int, float, str | None]]:
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
         headers = {"Authorization": f"Bearer {burster}"}
@@ -62,23 +78,7 @@ async def _burst(url: str, burster: str, other: str) -> tuple[list, list[float]]
                 response.headers.get("retry-after"),
             )
 
-        async def meanwhile() -> list[float]:
-            await asyncio.sleep(0.3)  # the burst is in flight
-            seen = []
-            for _ in range(3):
-                started = time.monotonic()
-                response = await http.get(
-                    "/v1/account", headers={"Authorization": f"Bearer {other}"}
-                )
-                assert response.status_code == 200, response.text
-                seen.append(time.monotonic() - started)
-                await asyncio.sleep(0.2)
-            return seen
-
-        results, other_latencies = await asyncio.gather(
-            asyncio.gather(*(one(i) for i in range(200))), meanwhile()
-        )
-    return list(results), other_latencies
+        return list(await asyncio.gather(*(one(i) for i in range(200))))
 
 
 def test_a_burst_of_200_gets_2xx_or_fast_503_and_another_tenant_is_served(
@@ -93,7 +93,12 @@ def test_a_burst_of_200_gets_2xx_or_fast_503_and_another_tenant_is_served(
             .json()["api_key"]
             for n in ("burst", "other")
         ]
-        results, other_latencies = asyncio.run(_burst(url, *keys))
+        seen: multiprocessing.Queue = multiprocessing.Queue()
+        other = multiprocessing.Process(target=_other_tenant, args=(url, keys[1], seen))
+        other.start()
+        results = asyncio.run(_burst(url, keys[0]))
+        other_reads = seen.get(timeout=60)
+        other.join()
         assert httpx.get(f"{url}/healthz", timeout=5).status_code == 200
 
     statuses = sorted({status for status, _, _ in results})
@@ -102,5 +107,6 @@ def test_a_burst_of_200_gets_2xx_or_fast_503_and_another_tenant_is_served(
     for status, seconds, retry_after in results:
         if status == 503:
             assert retry_after is not None
-            assert seconds < 8, "a 503 must come fast, not after a long wait"
-    assert max(other_latencies) < 1.0, other_latencies
+            assert seconds < 5, "a 503 must come fast, not after a long wait"
+    assert [status for status, _ in other_reads] == [200, 200, 200]
+    assert max(seconds for _, seconds in other_reads) < 1.0, other_reads

@@ -16,7 +16,8 @@ from decimal import Decimal
 import httpx
 import pytest
 
-from tests.support import ADMIN_TOKEN, Services, serve_process, worker_process
+from app.serving import serve_process, worker_process
+from tests.support import ADMIN_TOKEN, Services
 
 AMQP = "amqp://guest:guest@127.0.0.1:5672/"
 

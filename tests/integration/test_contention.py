@@ -1,0 +1,65 @@
+"""Contention: concurrent requests never spend the same credit twice (the credit is taken at
+commit), and a request that waits on a lock past `lock_timeout` gets a 503 with Retry-After,
+not a hang or a 500, and is not billed."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+
+import httpx
+import psycopg
+from fastapi.testclient import TestClient
+
+from tests.support import Services, Tenant, admin_headers, new_tenant
+
+
+def test_forty_concurrent_writes_spend_ten_writes_of_credit_exactly(
+    live_url: str, client: TestClient
+) -> None:
+    tenant = new_tenant(client, credit=0.001)  # ten one-line remembers at 0.0001
+    with httpx.Client(base_url=live_url, headers=tenant.headers, timeout=60) as http:
+
+        def write(i: int) -> int:
+            body = {"subject": f"s{i}", "text": f"line {i}"}
+            return http.post("/v1/memory/remember", json=body).status_code
+
+        with ThreadPoolExecutor(max_workers=40) as pool:
+            codes = list(pool.map(write, range(40)))
+        ledger = http.get("/v1/ledger", params={"limit": 100}).json()["data"]
+    assert codes.count(200) == 10 and codes.count(402) == 30, codes
+    assert len(ledger) == 10 and all(line["billed"] for line in ledger)
+    info = client.get(f"/v1/admin/tenants/{tenant.tenant_id}", headers=admin_headers()).json()
+    assert Decimal(info["credit"]) == 0
+
+
+def test_a_request_behind_a_held_lock_gets_a_503_and_is_not_billed(
+    services: Services, client: TestClient, tenant: Tenant
+) -> None:
+    client.post(
+        "/v1/memory/remember", json={"subject": "held", "text": "first"}, headers=tenant.headers
+    ).raise_for_status()
+    with psycopg.connect(services.database_url.replace("+psycopg", "")) as holder:
+        holder.execute(
+            "SELECT id FROM subjects WHERE tenant_id = %s AND name = 'held' FOR UPDATE",
+            (tenant.tenant_id,),
+        )
+        started = time.monotonic()
+        response = client.post(
+            "/v1/memory/remember",
+            json={"subject": "held", "text": "second"},
+            headers=tenant.headers,
+        )
+        waited = time.monotonic() - started
+        holder.rollback()
+    assert response.status_code == 503, response.text
+    assert response.headers["retry-after"] == "1"
+    assert response.json()["error"]["code"] == "unavailable"
+    assert waited < 15  # the lock timeout (5 s), not forever
+    ledger = client.get("/v1/ledger", headers=tenant.headers).json()["data"]
+    assert [line["route"] for line in ledger] == ["memory.remember"]  # the first write only
+    lines = client.get(
+        "/v1/memory", params={"subject": "held", "lines": "true"}, headers=tenant.headers
+    ).json()["lines"]
+    assert lines == ["first"]
