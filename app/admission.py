@@ -77,7 +77,12 @@ class AdmissionMiddleware:
 
 
 async def _acquire(slots: asyncio.Semaphore, deadline: float) -> bool:
+    if not slots.locked():  # a free slot and nobody waiting: take it, whatever the deadline
+        await slots.acquire()
+        return True
     remaining = deadline - asyncio.get_running_loop().time()
+    if remaining <= 0:
+        return False
     try:
         await asyncio.wait_for(slots.acquire(), timeout=max(remaining, 0))
     except TimeoutError:

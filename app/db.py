@@ -3,9 +3,10 @@
 Services only `flush()`; the owner of the unit (the request's endpoint thread, or the task)
 commits, and the jobs written to the outbox during the work are sent once that commit succeeds.
 
-Every connection carries `statement_timeout` and `lock_timeout`, so no request waits without
-bound on a lock or a slow statement; the pool is sized to the API's concurrency limit
-(`app.admission`) and a request that cannot get a connection in time gets a 503, not a hang.
+A request's transaction carries `statement_timeout` and `lock_timeout` (`SET LOCAL`, so a task
+on the same engine keeps waiting as long as its work needs), so no request waits without bound on
+a lock or a slow statement; the pool is sized to the API's concurrency limit (`app.admission`)
+and a request that cannot get a connection in time gets a 503, not a hang.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
-from sqlalchemy import Engine, create_engine, func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Connection, Engine, create_engine, event, func, select
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from app.jobs import relay
 from app.jobs.outbox import JobQueue
@@ -32,11 +33,26 @@ POOL_TIMEOUT_SECONDS = 10.0
 """How long a unit of work waits for a connection before it fails (a 503 in the API)."""
 
 
-def connect_options(settings: Settings) -> str:
-    """libpq `options`: bounds on one statement and one lock wait, in milliseconds."""
+_BOUNDED = "dossier_bounded"
+"""`Session.info` key: set on a request's session, whose transaction gets the timeouts."""
+
+
+def _request_bounds(settings: Settings) -> str:
+    """One statement setting this transaction's bounds on a statement and on a lock wait."""
     statement_ms = int(settings.db_statement_timeout_seconds * 1000)
     lock_ms = int(settings.db_lock_timeout_seconds * 1000)
-    return f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}"
+    return (
+        f"SELECT set_config('statement_timeout', '{statement_ms}', true), "
+        f"set_config('lock_timeout', '{lock_ms}', true)"
+    )
+
+
+@event.listens_for(Session, "after_begin")
+def _bound_request_transaction(
+    session: Session, _transaction: SessionTransaction, connection: Connection
+) -> None:
+    if session.info.get(_BOUNDED):
+        connection.exec_driver_sql(_request_bounds(get_settings()))
 
 
 @lru_cache
@@ -50,7 +66,6 @@ def get_engine() -> Engine:
         max_overflow=0,
         pool_timeout=POOL_TIMEOUT_SECONDS,
         pool_pre_ping=True,
-        connect_args={"options": connect_options(settings)},
     )
 
 
@@ -73,10 +88,12 @@ class UnitOfWork:
 
     The session opens its connection at the first statement, so making a unit costs no I/O.
     `commit()` commits and then sends the unit's jobs; `abort()` rolls back. Either ends it.
+    A `bounded` unit (a request's) has the statement and lock timeouts.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, bounded: bool = False) -> None:
         self.session = _session_factory()()
+        self.session.info[_BOUNDED] = bounded
         self.jobs = JobQueue(self.session)
         self.finished = False
 

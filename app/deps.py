@@ -30,7 +30,7 @@ async def _unit_of_work() -> AsyncIterator[UnitOfWork]:
     """The request's unit of work. Made in the event loop (no I/O: the session connects at its
     first statement); the route's own thread commits it (`UnitOfWorkRoute`), so a request never
     holds a connection, or a lock, while it waits for another thread."""
-    unit = UnitOfWork()
+    unit = UnitOfWork(bounded=True)
     _current_unit.set(unit)
     try:
         yield unit
@@ -94,7 +94,7 @@ def _bearer(request: Request) -> str:
 def _current_tenant(request: Request) -> CurrentTenant:
     """Authenticate in a short unit of its own: its connection goes back to the pool at once,
     and the request's unit starts only when the route's thread begins its work."""
-    unit = UnitOfWork()
+    unit = UnitOfWork(bounded=True)
     try:
         return authenticate(unit.session, _bearer(request))
     finally:

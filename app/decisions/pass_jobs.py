@@ -100,7 +100,7 @@ def _finish(
 ) -> None:
     with session_scope() as (session, _jobs):
         job = session.get(PassJob, uuid.UUID(job_id), with_for_update=True)
-        if job is None:
-            return  # its subject was deleted while the passes ran
+        if job is None or job.status in FINISHED:
+            return  # its subject was deleted while the passes ran, or a resent job finished it
         job.status, job.result, job.error = status, result, error
         job.finished_at = datetime.now(UTC)

@@ -71,6 +71,9 @@ def _transport_options(settings: Settings, amqp: bool) -> dict[str, Any]:
     return {
         # Above the longest task, so Redis never hands a running task to a second worker.
         "visibility_timeout": settings.task_time_limit_seconds * 2,
+        # A Redis that does not answer (not only one that refuses) fails a publish in seconds.
+        "socket_timeout": 5,
+        "socket_connect_timeout": 5,
         # Look for tasks of dead workers every 5 s (kombu's default scans every 100 s), so one
         # comes back soon after the visibility timeout, not up to 100 s later.
         "unacked_restore_interval": 5,
@@ -95,9 +98,16 @@ def celery_config() -> dict[str, Any]:
         "task_time_limit": limit,
         "task_soft_time_limit": limit - min(30, limit // 10 or 1),
         "broker_transport_options": _transport_options(settings, amqp),
-        # A publish that cannot reach the broker fails at once: the job stays in the outbox and
-        # the relay sends it later, so nothing waits on a broker that is down.
-        "task_publish_retry": False,
+        # A publish that cannot reach the broker fails within about a second: an outbox job
+        # stays in the outbox for the relay's next sweep. A few quick tries ride out a blip,
+        # which matters for a task's own retry (Celery drops a retry it could not publish).
+        "task_publish_retry": True,
+        "task_publish_retry_policy": {
+            "max_retries": 2,
+            "interval_start": 0,
+            "interval_step": 0.5,
+            "interval_max": 1,
+        },
         "broker_connection_timeout": 2.0,
         "worker_soft_shutdown_timeout": SOFT_SHUTDOWN_SECONDS,
         "worker_enable_soft_shutdown_on_idle": False,

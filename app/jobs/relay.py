@@ -47,7 +47,9 @@ def send(engine: Engine, ids: Sequence[uuid.UUID] | None = None) -> int:
         query = (
             select(OutboxJob)
             .where(OutboxJob.due_at <= func.now())
-            .order_by(OutboxJob.due_at)
+            # Jobs that failed least first: one job the broker keeps refusing (too large, say)
+            # goes to the back instead of holding up every job after it.
+            .order_by(OutboxJob.attempts, OutboxJob.due_at)
             .limit(BATCH)
             .with_for_update(skip_locked=True)
         )

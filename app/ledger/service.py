@@ -91,7 +91,10 @@ def settle_charges(session: Session) -> None:
 
     If the balance no longer covers them (another request spent it since the check), a required
     charge fails the whole unit with 402; charges that were not required stay, unbilled.
+    A savepoint's commit is not the commit: it settles nothing.
     """
+    if session.in_nested_transaction():
+        return
     charges = [c for c in session.info.pop(_PENDING, []) if _still_written(c.line)]
     for tenant_id in dict.fromkeys(c.tenant_id for c in charges):
         mine = [c for c in charges if c.tenant_id == tenant_id]
@@ -114,7 +117,10 @@ def settle_charges(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _drop_pending(session: Session) -> None:
-    session.info.pop(_PENDING, None)
+    """The whole transaction rolled back: its charges with it. (A savepoint's rollback drops
+    only the lines written inside it, which `_still_written` leaves out at settlement.)"""
+    if not session.in_nested_transaction():
+        session.info.pop(_PENDING, None)
 
 
 def _still_written(line: Any) -> bool:

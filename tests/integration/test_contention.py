@@ -5,6 +5,7 @@ not a hang or a 500, and is not billed."""
 from __future__ import annotations
 
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 
@@ -63,3 +64,27 @@ def test_a_request_behind_a_held_lock_gets_a_503_and_is_not_billed(
         "/v1/memory", params={"subject": "held", "lines": "true"}, headers=tenant.headers
     ).json()["lines"]
     assert lines == ["first"]
+
+
+def test_the_credit_row_is_locked_only_at_the_commit(
+    services: Services, client: TestClient, tenant: Tenant
+) -> None:
+    from app.db import session_scope
+    from app.ledger.service import charge
+    from app.tenants.service import CurrentTenant
+
+    current = CurrentTenant(id=uuid.UUID(tenant.tenant_id), status="active")
+    dsn = services.database_url.replace("+psycopg", "")
+    with session_scope() as (session, _jobs):
+        charge(session, current, route="test.charge", cost=Decimal("1"))
+        savepoint = session.begin_nested()  # as extraction and ingest do around their charge
+        savepoint.commit()
+        with psycopg.connect(dsn) as other:
+            other.execute("SET lock_timeout = '1s'")
+            # Another request's charge goes through at once: nothing holds the tenant's row.
+            other.execute(
+                "UPDATE tenants SET credit = credit - 2 WHERE id = %s", (tenant.tenant_id,)
+            )
+            other.commit()
+    info = client.get(f"/v1/admin/tenants/{tenant.tenant_id}", headers=admin_headers()).json()
+    assert Decimal(info["credit"]) == Decimal("10") - 3  # both taken, each once

@@ -76,3 +76,14 @@ def test_a_waiting_request_is_admitted_when_a_slot_frees() -> None:
             assert [r.status_code for r in await asyncio.gather(first, second)] == [200, 200]
 
     asyncio.run(scenario())
+
+
+def test_with_no_queue_a_free_slot_is_still_taken() -> None:
+    async def scenario() -> None:
+        held = Held()
+        held.release.set()
+        app = AdmissionMiddleware(held, capacity=2, client_share=1.0, queue_seconds=0)
+        async with _client(app) as http:
+            assert (await http.get("/x")).status_code == 200
+
+    asyncio.run(scenario())
