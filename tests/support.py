@@ -185,3 +185,28 @@ class RedisProcess:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+@contextmanager
+def own_database(services: Services) -> Iterator[str]:
+    """A migrated database of one test's own, on the test server, dropped at the end.
+
+    For tests that run `dossier serve` and workers on a broker of their own: on the shared test
+    database, the outbox sweep of this pytest process (its API's lifespan) would send their jobs
+    to the shared test broker instead.
+    """
+    url = make_url(services.database_url)
+    name = f"{url.database}_own_{os.urandom(3).hex()}"
+    admin_dsn = url.set(drivername="postgresql", database="postgres").render_as_string(
+        hide_password=False
+    )
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    database_url = url.set(database=name).render_as_string(hide_password=False)
+    env = {**os.environ, "DOSSIER_DATABASE_URL": database_url, "DOSSIER_LOG_FORMAT": "text"}
+    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], env=env, check=True)
+    try:
+        yield database_url
+    finally:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

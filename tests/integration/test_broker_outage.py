@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from app.serving import serve_process, worker_process
-from tests.support import ADMIN_TOKEN, RedisProcess, Services
+from tests.support import ADMIN_TOKEN, RedisProcess, Services, own_database
 
 NOUL = {"urgent": {"type": "noul", "instructions": "Is this urgent?"}}
 
@@ -40,95 +40,101 @@ def test_work_accepted_while_the_broker_is_down_completes_when_it_returns(
 ) -> None:
     broker = RedisProcess(tmp_path)
     broker.start()
-    env = {**os.environ, "DOSSIER_REDIS_URL": broker.url, "DOSSIER_WORKER_METRICS_PORT": "0"}
     try:
-        with serve_process(env) as url, worker_process(env):
-            admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-            http = httpx.Client(base_url=url, timeout=30)
-            key = http.post("/v1/admin/tenants", json={"name": "outage"}, headers=admin).json()[
-                "api_key"
-            ]
-            http.headers["Authorization"] = f"Bearer {key}"
-            http.post(
-                "/v1/memory/remember", json={"subject": "gone", "text": "Soon deleted."}
-            ).raise_for_status()
-            http.put("/v1/knowledge/settings", json={"enabled": True}).raise_for_status()
-            http.post("/v1/collections", json={"name": "Docs"}).raise_for_status()
-
-            broker.stop()
-            batch = http.post(
-                "/v1/batches",
-                json={
-                    "requests": [
-                        {
-                            "custom_id": f"b{i}",
-                            "body": {"model": "m", "state": "x", "questions": NOUL},
-                        }
-                        for i in range(3)
-                    ]
-                },
-            )
-            deleted = http.post("/v1/memory/delete", json={"subject": "gone"})
-            decided = http.post(
-                "/v1/systemone",
-                json={
-                    "model": "m",
-                    "state": {"ticket": "Harbor Logistics runs the self-hosted edition."},
-                    "questions": NOUL,
-                    "subject": "harbor",
-                    "memory": {"learn": True},
-                },
-            )
-            document = http.post(
-                "/v1/collections/docs/documents",
-                json={"title": "Refunds", "text": "Refunds are paid within five business days."},
-            )
-            refused = http.post("/v1/systemone", json={"model": "m", "questions": NOUL})
-            assert [r.status_code for r in (batch, deleted, decided, document)] == [
-                201,
-                200,
-                200,
-                202,
-            ], [r.text for r in (batch, deleted, decided, document)]
-            assert refused.status_code == 422
-            assert _outbox_rows(services.database_url) >= 4  # held, not lost
-            gauge = [
-                line
-                for line in http.get("/metrics").text.splitlines()
-                if line.startswith("dossier_outbox_jobs ")
-            ]
-            assert gauge and float(gauge[0].split()[-1]) >= 4
-
-            broker.start()
-            batch_id, learning_id = batch.json()["id"], decided.json()["learning"]["request_id"]
-            document_id = document.json()["id"]
-            _until(
-                lambda: http.get(f"/v1/batches/{batch_id}").json()["status"] == "completed",
-                "the batch",
-            )
-            _until(
-                lambda: http.get(f"/v1/learning/{learning_id}").json()["status"] != "queued",
-                "the learning request",
-            )
-            _until(
-                lambda: (
-                    http.get(f"/v1/collections/docs/documents/{document_id}").json()["status"]
-                    == "ready"
-                ),
-                "the document's ingest",
-            )
-            _until(
-                lambda: (
-                    "memory.delete.cleaned"
-                    in [e["action"] for e in http.get("/v1/audit").json()["data"]]
-                ),
-                "the deleted subject's clean-up",
-            )
-            _until(lambda: _outbox_rows(services.database_url) == 0, "an empty outbox", 10)
-
-            routes = [line["route"] for line in http.get("/v1/ledger").json()["data"]]
-            # The decision and the three batch items; the refused decision is not billed.
-            assert routes.count("systemone") == 4
-            assert routes.count("memory.delete") == 1
+        with own_database(services) as database_url:
+            env = {
+                **os.environ,
+                "DOSSIER_DATABASE_URL": database_url,
+                "DOSSIER_REDIS_URL": broker.url,
+                "DOSSIER_WORKER_METRICS_PORT": "0",
+            }
+            with serve_process(env) as url, worker_process(env):
+                _scenario(url, database_url, broker)
     finally:
         broker.stop()
+
+
+def _scenario(url: str, database_url: str, broker: RedisProcess) -> None:
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    http = httpx.Client(base_url=url, timeout=30)
+    key = http.post("/v1/admin/tenants", json={"name": "outage"}, headers=admin).json()["api_key"]
+    http.headers["Authorization"] = f"Bearer {key}"
+    http.post(
+        "/v1/memory/remember", json={"subject": "gone", "text": "Soon deleted."}
+    ).raise_for_status()
+    http.put("/v1/knowledge/settings", json={"enabled": True}).raise_for_status()
+    http.post("/v1/collections", json={"name": "Docs"}).raise_for_status()
+
+    broker.stop()
+    batch = http.post(
+        "/v1/batches",
+        json={
+            "requests": [
+                {
+                    "custom_id": f"b{i}",
+                    "body": {"model": "m", "state": "x", "questions": NOUL},
+                }
+                for i in range(3)
+            ]
+        },
+    )
+    deleted = http.post("/v1/memory/delete", json={"subject": "gone"})
+    decided = http.post(
+        "/v1/systemone",
+        json={
+            "model": "m",
+            "state": {"ticket": "Harbor Logistics runs the self-hosted edition."},
+            "questions": NOUL,
+            "subject": "harbor",
+            "memory": {"learn": True},
+        },
+    )
+    document = http.post(
+        "/v1/collections/docs/documents",
+        json={"title": "Refunds", "text": "Refunds are paid within five business days."},
+    )
+    refused = http.post("/v1/systemone", json={"model": "m", "questions": NOUL})
+    assert [r.status_code for r in (batch, deleted, decided, document)] == [
+        201,
+        200,
+        200,
+        202,
+    ], [r.text for r in (batch, deleted, decided, document)]
+    assert refused.status_code == 422
+    assert _outbox_rows(database_url) >= 4  # held, not lost
+    gauge = [
+        line
+        for line in http.get("/metrics").text.splitlines()
+        if line.startswith("dossier_outbox_jobs ")
+    ]
+    assert gauge and float(gauge[0].split()[-1]) >= 4
+
+    broker.start()
+    batch_id, learning_id = batch.json()["id"], decided.json()["learning"]["request_id"]
+    document_id = document.json()["id"]
+    _until(
+        lambda: http.get(f"/v1/batches/{batch_id}").json()["status"] == "completed",
+        "the batch",
+    )
+    _until(
+        lambda: http.get(f"/v1/learning/{learning_id}").json()["status"] != "queued",
+        "the learning request",
+    )
+    _until(
+        lambda: (
+            http.get(f"/v1/collections/docs/documents/{document_id}").json()["status"] == "ready"
+        ),
+        "the document's ingest",
+    )
+    _until(
+        lambda: (
+            "memory.delete.cleaned" in [e["action"] for e in http.get("/v1/audit").json()["data"]]
+        ),
+        "the deleted subject's clean-up",
+    )
+    _until(lambda: _outbox_rows(database_url) == 0, "an empty outbox", 10)
+
+    routes = [line["route"] for line in http.get("/v1/ledger").json()["data"]]
+    # The decision and the three batch items; the refused decision is not billed.
+    assert routes.count("systemone") == 4
+    assert routes.count("memory.delete") == 1

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from app.serving import serve_process, worker_process
-from tests.support import ADMIN_TOKEN, Services
+from tests.support import ADMIN_TOKEN, Services, own_database
 
 AMQP = "amqp://guest:guest@127.0.0.1:5672/"
 
@@ -46,8 +46,14 @@ def _counts(http: httpx.Client, batch_id: str) -> dict:
 
 
 def test_a_killed_workers_chunk_comes_back_within_seconds(services: Services, vhost: str) -> None:
+    with own_database(services) as database_url:
+        _killed_worker_scenario(database_url, vhost)
+
+
+def _killed_worker_scenario(database_url: str, vhost: str) -> None:
     env = {
         **os.environ,
+        "DOSSIER_DATABASE_URL": database_url,
         "DOSSIER_BROKER_URL": AMQP + vhost,
         "DOSSIER_WORKER_METRICS_PORT": "0",
         # Long: on Redis the chunk would come back only after twice this; here it must not wait.
