@@ -313,9 +313,10 @@ def _report(target: str, clients: int, run: Run) -> list[str]:
         for p in [percentiles(run.latencies[kind])]
     )
     statuses = " ".join(f"{s}:{n}" for s, n in sorted(run.statuses.items()))
+    served = sum(n for status, n in run.statuses.items() if status.startswith("2"))
     return [
-        f"{target:<9} {clients:>4} {total / run.seconds:>7.0f} req/s   {statuses}   "
-        f"server-side mean {run.server_mean_ms:.0f} ms",
+        f"{target:<9} {clients:>4} {served / run.seconds:>6.0f} 2xx/s {total / run.seconds:>5.0f} "
+        f"answers/s   {statuses}   server-side mean {run.server_mean_ms:.0f} ms",
         f"{'':<14} p50/p99 ms: {routes}",
         f"{'':<14} other tenant GET /v1/account: p50 {other_p50:.0f} ms, p99 {other_p99:.0f} ms, "
         f"max {max(run.other_ms, default=0):.0f} ms, "
@@ -340,11 +341,10 @@ def main() -> None:
                     lines += _report(target, clients, run)
                     print("\n".join(lines[-3:]), flush=True)
     print(
-        "\ntarget   clients throughput  answers by status (one tenant), then per route, "
-        "then the other tenant"
+        "\ntarget clients  served, answered  answers by status (one tenant), then p50/p99 per"
+        " route, then the other tenant"
     )
-    print("\n".join(lines))
-
+    print("\n".join(lines), flush=True)
 
 if __name__ == "__main__":
     main()
