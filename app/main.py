@@ -116,7 +116,10 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        # FastAPI's own: a body it could not parse (400), no route, a method the route lacks.
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(
+            exc.status_code, "http_error"
+        )
         return JSONResponse(
             {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code
         )

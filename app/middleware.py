@@ -1,4 +1,5 @@
-"""ASGI middleware: request bodies compressed with gzip or zstd, and the body size limit.
+"""ASGI middleware: request bodies compressed with gzip or zstd, the body size limit, and text
+PostgreSQL cannot store (NUL, lone surrogates) refused with a 422 naming its field.
 
 typesafe-sdk compresses bodies of 1 KB or more with zstd; a decompression bomb must not get past
 the size limit, so the limit applies to the decompressed body too. Decompression runs in threads
@@ -18,8 +19,17 @@ import anyio.to_thread
 import zstandard
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.text.storable import unstorable_field
+
 DECODING_THREADS = 4
 """Bodies decompressed at once per process; more wait their turn, off the event loop."""
+
+
+JSON_TYPES = ("application/json", "")
+JSONL_TYPES = ("application/jsonl", "application/x-ndjson", "application/x-jsonlines")
+
+INLINE_CHECK_BYTES = 1024 * 1024
+"""Bodies larger than this are checked for unstorable text in a thread, off the event loop."""
 
 
 class BodyTooLarge(Exception):
@@ -43,7 +53,9 @@ class RequestBodyMiddleware:
             (size for prefix, size in self.larger.items() if scope["path"].startswith(prefix)),
             self.default_max,
         )
-        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        # Latin-1, as HTTP defines header bytes: a header that is not UTF-8 is the route's to
+        # refuse (an unknown key is a 401), never a decoding error here.
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         encoding = headers.get("content-encoding", "identity").strip().lower()
         try:
             body = await self._read(receive, limit)
@@ -74,6 +86,23 @@ class RequestBodyMiddleware:
                 f"Content-Encoding '{encoding}' is not supported: use gzip or zstd",
             )
             return
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind in JSON_TYPES or kind in JSONL_TYPES:
+            jsonl = kind in JSONL_TYPES
+            if len(body) > INLINE_CHECK_BYTES:
+                field = await anyio.to_thread.run_sync(unstorable_field, body, jsonl)
+            else:
+                field = unstorable_field(body, jsonl)
+            if field is not None:
+                await _error(
+                    send,
+                    422,
+                    "unstorable_text",
+                    f"{field or 'the body'}: text holds a NUL character or a lone surrogate, "
+                    "which cannot be stored; nothing was changed",
+                    field=field or None,
+                )
+                return
         if encoding != "identity":
             # In place, not on a copy: the outer request middleware reads the route the router
             # records in this scope (`scope["route"]`) to label its latency metric.
@@ -128,8 +157,11 @@ class UnsupportedEncoding(Exception):
     pass
 
 
-async def _error(send: Send, status: int, code: str, message: str) -> None:
-    payload = json.dumps({"error": {"code": code, "message": message}}).encode()
+async def _error(
+    send: Send, status: int, code: str, message: str, field: str | None = None
+) -> None:
+    error = {"code": code, "message": message, **({"field": field} if field else {})}
+    payload = json.dumps({"error": error}).encode()
     await send(
         {
             "type": "http.response.start",

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
 from app.batches import runner, service
 from app.db import session_scope
+from app.jobs.failures import ends_failed
+from app.jobs.outbox import JobQueue
 from workers.celery import celery_app
 
 
@@ -37,3 +44,14 @@ def finish_batch(batch_id: str) -> None:
 def expire_batches() -> list[str]:
     with session_scope() as (session, _jobs):
         return runner.expire_due(session)
+
+
+@ends_failed("dossier.decisions.validate_batch")
+def _validation_failed(session: Session, args: Sequence[Any], reason: str) -> None:
+    service.fail_validation(session, str(args[0]), reason)
+
+
+@ends_failed("dossier.decisions.run_chunk")
+def _chunk_failed(session: Session, args: Sequence[Any], reason: str) -> None:
+    batch_id, first, last = str(args[0]), int(args[1]), int(args[2])
+    runner.fail_chunk(session, JobQueue(session), batch_id, first, last, reason)

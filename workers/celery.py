@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-# The worker's signal handlers: logs and metrics, and the outbox sweep.
+# The worker's signal handlers: logs and metrics, the outbox sweep, rows of failed tasks.
+import workers.failures  # noqa: F401
 import workers.observability  # noqa: F401
 import workers.relay  # noqa: F401
 from app.jobs.celery_app import QUEUES, TASK_ROUTES, broker_url, celery_app, make_celery

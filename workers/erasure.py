@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
 from app.db import lead, session_scope
 from app.erasure import service
+from app.jobs.failures import ends_failed
 from workers.celery import celery_app
 
 RETENTION_LOCK = 7_331_002
@@ -29,3 +35,8 @@ def retention_sweep() -> list[str]:
         if not lead(session, RETENTION_LOCK):
             return []
         return service.retention_sweep(session, jobs)
+
+
+@ends_failed("dossier.erasure.run")
+def _erasure_failed(session: Session, args: Sequence[Any], reason: str) -> None:
+    service.fail(session, str(args[0]), reason)

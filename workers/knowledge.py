@@ -3,14 +3,20 @@ safe to run twice."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import redis
+from sqlalchemy.orm import Session
 
 from app.db import session_scope
+from app.jobs.failures import ends_failed
+from app.jobs.outbox import JobQueue
 from app.knowledge import sweeps
 from app.knowledge.documents import CollectionService
 from app.knowledge.extraction import current_extractor
 from app.knowledge.indexes import knowledge_indexes, user_prefix
-from app.knowledge.service import KnowledgeService
+from app.knowledge.service import KnowledgeService, fail_extraction
 from app.settings import get_settings
 from workers.celery import celery_app
 
@@ -66,3 +72,15 @@ def knowledge_sweep() -> dict[str, int]:
 def reextract() -> int:
     with session_scope() as (session, jobs):
         return sweeps.reextract(session, jobs, current_extractor().name)
+
+
+@ends_failed("dossier.extraction.run_batch")
+def _extraction_failed(session: Session, args: Sequence[Any], reason: str) -> None:
+    fail_extraction(session, int(args[0]), reason)
+
+
+@ends_failed("dossier.ingest.document")
+def _document_failed(session: Session, args: Sequence[Any], reason: str) -> None:
+    CollectionService(session, JobQueue(session), get_settings(), knowledge_indexes()).fail(
+        int(args[0]), reason
+    )

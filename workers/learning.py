@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
 from app.cache import get_subject_cache
 from app.db import session_scope
 from app.engines.registry import default_engine
-from app.learning.service import Learner
+from app.jobs.failures import ends_failed
+from app.learning.service import Learner, fail_request
 from workers.celery import celery_app
 
 
@@ -13,3 +19,8 @@ from workers.celery import celery_app
 def learn(request_id: str) -> None:
     with session_scope() as (session, _jobs):
         Learner(session, default_engine(), get_subject_cache()).run(request_id)
+
+
+@ends_failed("dossier.extraction.learn")
+def _request_failed(session: Session, args: Sequence[Any], reason: str) -> None:
+    fail_request(session, str(args[0]), reason)

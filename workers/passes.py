@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from app.decisions.pass_jobs import TASK, run_job
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.decisions.pass_jobs import TASK, finish_job, run_job
 from app.engines.registry import default_engine
+from app.jobs.failures import ends_failed
 from workers.celery import celery_app
 
 
@@ -11,3 +17,8 @@ from workers.celery import celery_app
 def run(job_id: str) -> None:
     """The compare / explain / placebo passes of one decision, asked of the first engine."""
     run_job(default_engine(), job_id)
+
+
+@ends_failed(TASK)
+def _passes_failed(session: Session, args: Sequence[Any], reason: str) -> None:
+    finish_job(session, str(args[0]), status="failed", error=f"internal: {reason}")

@@ -21,12 +21,12 @@ from app.deps import (
 )
 from app.errors import Invalid
 from app.memory.schemas import parse_body
+from app.middleware import JSONL_TYPES
 from app.pagination import LimitQuery
 from app.tenants.service import CurrentTenant
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/batches", tags=["batches"])
 
-JSONL_TYPES = ("application/jsonl", "application/x-ndjson", "application/x-jsonlines")
 
 
 def _service(uow: UowDep) -> BatchService:

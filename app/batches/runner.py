@@ -169,3 +169,17 @@ def expire_due(session: Session) -> list[str]:
         repo.set_status(session, batch, "expired", now())
         expired.append(batch_id)
     return expired
+
+
+def fail_chunk(
+    session: Session, jobs: JobQueue, batch_id: str, first: int, last: int, reason: str
+) -> int:
+    """A chunk's task gave up: its items still pending end errored with the reason, and the
+    batch finishes as usual. Returns how many items it closed."""
+    items = repo.lock_chunk(session, batch_id, first, last)
+    finished = now()
+    for item in items:
+        item.result = {"type": "errored", "error": {"code": "internal", "message": reason}}
+        item.status, item.finished_at = "errored", finished
+    jobs.add("dossier.decisions.finish_batch", batch_id)
+    return len(items)

@@ -23,9 +23,11 @@ from app.batches import repository as repo
 from app.batches.models import Batch
 from app.batches.schemas import BatchIn, window_seconds
 from app.batches.validation import request_errors
-from app.errors import Conflict, NotFound
+from app.errors import Conflict, InsufficientCredit, NotFound
 from app.jobs.outbox import JobQueue
 from app.ledger.service import ensure_can_pay
+from app.models import Tenant
+from app.settings import get_settings
 from app.tenants.service import CurrentTenant
 
 log = logging.getLogger(__name__)
@@ -44,6 +46,7 @@ class BatchService:
 
     def create(self, tenant: CurrentTenant, body: BatchIn) -> dict[str, Any]:
         ensure_can_pay(tenant)
+        self._ensure_first_chunk_is_covered(tenant, len(body.requests))
         batch = Batch(
             id=f"batch_{uuid.uuid4().hex}",
             tenant_id=tenant.id,
@@ -65,6 +68,17 @@ class BatchService:
         )
         self.jobs.add("dossier.decisions.validate_batch", batch.id)
         return self.describe(batch)
+
+    def _ensure_first_chunk_is_covered(self, tenant: CurrentTenant, requests: int) -> None:
+        """A batch its tenant cannot even start paying for is refused before it is stored (a
+        batch whose credit runs out midway ends its remaining items `insufficient_credit`)."""
+        first_chunk = get_settings().price_decision * min(requests, CHUNK_SIZE)
+        credit = self.session.scalar(select(Tenant.credit).where(Tenant.id == tenant.id))
+        if credit is None or credit < first_chunk:
+            raise InsufficientCredit(
+                f"the first {min(requests, CHUNK_SIZE)} decisions of this batch cost "
+                f"{first_chunk}, more than the credit left ({credit}); nothing was stored"
+            )
 
     def get(self, tenant: CurrentTenant, batch_id: str) -> dict[str, Any]:
         return self.describe(self._owned(tenant, batch_id))
@@ -176,3 +190,13 @@ def validate(session: Session, jobs: JobQueue, batch_id: str) -> None:
     repo.set_status(session, batch, "in_progress", now())
     for first in range(1, batch.total + 1, CHUNK_SIZE):
         jobs.add("dossier.decisions.run_chunk", batch_id, first, first + CHUNK_SIZE - 1)
+
+
+def fail_validation(session: Session, batch_id: str, reason: str) -> None:
+    """The validation task gave up: the batch ends failed with the reason, its items dropped."""
+    batch = repo.lock_batch(session, batch_id)
+    if batch is None or batch.status != "validating":
+        return
+    batch.errors = [{"line": None, "custom_id": None, "code": "internal", "message": reason}]
+    repo.drop_items(session, batch_id)
+    repo.set_status(session, batch, "failed", now())

@@ -70,12 +70,22 @@ def run_api(host: str, port: int) -> None:
     server.run()
 
 
-def spawn_worker(log_to: Path | None = None) -> subprocess.Popen[bytes]:
-    """A worker process beside the API, in its own process group so Ctrl-C reaches us first
-    and we stop it in order."""
+INGEST_QUEUE = "ingest"
+OTHER_QUEUES = "decisions,passes,extraction,erasure,scheduled"
+
+
+def spawn_worker(log_to: Path | None = None) -> list[subprocess.Popen[bytes]]:
+    """The embedded default's workers beside the API, each in its own process group so Ctrl-C
+    reaches us first and we stop them in order: one for documents (reading an untrusted file
+    can take its whole time budget) and one for everything else, so a slow document never holds
+    up a tenant's batches, erasures or learning."""
+    return [_worker(OTHER_QUEUES, log_to), _worker(INGEST_QUEUE, log_to)]
+
+
+def _worker(queues: str, log_to: Path | None) -> subprocess.Popen[bytes]:
     output = open(log_to, "ab") if log_to is not None else None  # noqa: SIM115
     return subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "worker", "--concurrency", "1"],
+        [sys.executable, "-m", "app.cli", "worker", "--concurrency", "1", f"--queues={queues}"],
         env=dict(os.environ),
         start_new_session=True,
         stdout=output,
@@ -83,12 +93,13 @@ def spawn_worker(log_to: Path | None = None) -> subprocess.Popen[bytes]:
     )
 
 
-def stop_worker(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+def stop_worker(processes: list[subprocess.Popen[bytes]]) -> None:
+    running = [p for p in processes if p.poll() is None]
+    for process in running:
+        os.killpg(process.pid, signal.SIGTERM)
+    for process in running:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

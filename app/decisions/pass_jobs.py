@@ -99,8 +99,20 @@ def _finish(
     job_id: str, *, status: str, result: dict[str, Any] | None = None, error: str | None = None
 ) -> None:
     with session_scope() as (session, _jobs):
-        job = session.get(PassJob, uuid.UUID(job_id), with_for_update=True)
-        if job is None or job.status in FINISHED:
-            return  # its subject was deleted while the passes ran, or a resent job finished it
-        job.status, job.result, job.error = status, result, error
-        job.finished_at = datetime.now(UTC)
+        finish_job(session, job_id, status=status, result=result, error=error)
+
+
+def finish_job(
+    session: Session,
+    job_id: str,
+    *,
+    status: str,
+    result: dict[str, Any] | None = None,
+    error: str | None = None,
+) -> None:
+    """The first finish wins: a resent job, or a failure reported late, changes nothing."""
+    job = session.get(PassJob, uuid.UUID(job_id), with_for_update=True)
+    if job is None or job.status in FINISHED:
+        return  # its subject was deleted while the passes ran, or a resent job finished it
+    job.status, job.result, job.error = status, result, error
+    job.finished_at = datetime.now(UTC)

@@ -144,6 +144,8 @@ def celery_config() -> dict[str, Any]:
 def make_celery() -> Celery:
     app = Celery(
         "dossier",
+        # By name: Celery imports it when the first task is made (it needs the database).
+        task_cls="app.jobs.task:DossierTask",
         include=[
             "workers.memory",
             "workers.batches",

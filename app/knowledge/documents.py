@@ -273,6 +273,12 @@ class CollectionService:
             counts={"chunks": len(chunks), "tokens": tokens},
         )
 
+    def fail(self, document_id: int, reason: str) -> None:
+        """End a processing document failed (its task gave up); a finished one is left alone."""
+        doc = repo.lock_document(self.session, document_id)
+        if doc is not None and doc.status == "processing":
+            self._fail(_tenant(self.session, doc.tenant_id), doc, f"not ingested: {reason}")
+
     def _fail(self, tenant: CurrentTenant, doc: Document, reason: str) -> None:
         doc.status, doc.error, doc.raw = "failed", reason, None
         doc.finished_at = self.clock()

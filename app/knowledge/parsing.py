@@ -3,6 +3,10 @@
 PDFs are read for their embedded text with pypdf; a scanned, image-only PDF has none, and
 that is a failure with its reason, never an empty ready document. Text and markdown are
 decoded as UTF-8 (Windows-1252 when that fails).
+
+An uploaded file is untrusted: reading one is bounded in pages, in text and in CPU time, and
+any failure of the PDF reader (a decompression bomb stops at pypdf's own output limit) is the
+document's failure with a reason, never the task's.
 """
 
 from __future__ import annotations
@@ -10,9 +14,13 @@ from __future__ import annotations
 import io
 import logging
 import re
+import time
 from dataclasses import dataclass
 
+from pypdf import PdfReader
+
 from app.engines.base import count_word_tokens
+from app.text.storable import without_unstorable
 from app.text.words import strip_accents
 
 log = logging.getLogger(__name__)
@@ -27,6 +35,13 @@ MEDIA_TYPES = {
     ".md": "markdown",
     ".markdown": "markdown",
 }
+
+
+MAX_PDF_PAGES = 2_000
+MAX_TEXT_CHARS = 5_000_000
+"""About 1,500 pages of dense prose: far more than retrieval can use from one document."""
+READ_CPU_SECONDS = 60.0
+"""CPU time one document may take to read, well inside the task's time limit."""
 
 
 class Unreadable(Exception):
@@ -65,25 +80,45 @@ def read_text(raw: bytes, media_type: str) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("cp1252", errors="replace")
+    if "\x00" in text:
+        raise Unreadable("the file holds binary data (NUL characters), not text")
     if not text.strip():
         raise Unreadable("the document holds no text")
     return text
 
 
 def _pdf_text(raw: bytes) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
     try:
-        reader = PdfReader(io.BytesIO(raw))
-        if reader.is_encrypted:
-            raise Unreadable("the PDF is encrypted; upload it without a password")
-        return "\n\n".join((page.extract_text() or "") for page in reader.pages)
+        return _read_pdf(raw)
     except Unreadable:
         raise
-    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
-        log.info("unreadable PDF: %s", exc)
+    except RecursionError as exc:
+        raise Unreadable("the PDF nests its objects too deeply to be read") from exc
+    except Exception as exc:  # the reader parses untrusted bytes: any failure is the file's
+        log.info("unreadable PDF: %s: %s", type(exc).__name__, exc)
         raise Unreadable("the file is not a PDF that can be read") from exc
+
+
+def _read_pdf(raw: bytes) -> str:
+    started = time.process_time()
+    reader = PdfReader(io.BytesIO(raw))
+    if reader.is_encrypted:
+        raise Unreadable("the PDF is encrypted; upload it without a password")
+    pages = len(reader.pages)
+    if pages > MAX_PDF_PAGES:
+        raise Unreadable(f"the PDF has {pages} pages; at most {MAX_PDF_PAGES} are read")
+    texts: list[str] = []
+    size = 0
+    for page in reader.pages:
+        text = page.extract_text() or ""
+        size += len(text)
+        if size > MAX_TEXT_CHARS:
+            raise Unreadable(f"the PDF holds more than {MAX_TEXT_CHARS:,} characters of text")
+        if time.process_time() - started > READ_CPU_SECONDS:
+            raise Unreadable(f"reading the PDF took more than {READ_CPU_SECONDS:.0f} s")
+        texts.append(text)
+    # Extraction can yield NULs and lone surrogates from broken font maps: not storable, no use.
+    return without_unstorable("\n\n".join(texts))
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")

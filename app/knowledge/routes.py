@@ -109,6 +109,8 @@ def read_settings(tenant: TenantDep, service: KnowledgeDep) -> SettingsOut:
 )
 def put_settings(body: SettingsIn, tenant: TenantDep, service: KnowledgeDep) -> SettingsOut:
     """Turn knowledge on or off; off with stored data needs `on_disable` keep or delete."""
+    if body.enabled:  # turning it off (and deleting what it holds) is a delete: always allowed
+        tenant.ensure_active("the knowledge switch")
     return service.put_settings(tenant, body)
 
 

@@ -716,3 +716,13 @@ def drop_collection_caches(indexes: KnowledgeIndexes, tenant_id: str, collection
         indexes.drop(collection_prefix(tenant_id, collection_pk))
     except redis.RedisError as exc:
         log.warning("cache unavailable; old collection indexes expire on their own: %s", exc)
+
+
+def fail_extraction(session: Session, batch_id: int, reason: str) -> None:
+    """An extraction task gave up: a pending batch ends failed with the reason (its turns are
+    kept, so re-extraction can read them again)."""
+    batch = session.scalars(
+        select(ExtractionBatch).where(ExtractionBatch.id == batch_id).with_for_update()
+    ).first()
+    if batch is not None and batch.status == "pending":
+        batch.status, batch.error, batch.finished_at = "failed", reason[:200], utcnow()

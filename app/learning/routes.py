@@ -111,6 +111,7 @@ def get_gate(tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
 @router.put("/v1/settings/gate", responses=_answer({**GATE_EXAMPLE, **GATE_CHANGE}))
 def put_gate(body: GateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """Change the gate's wording (what is worth remembering in your domain) or threshold."""
+    tenant.ensure_active("the gate")
     row = uow.session.get(GateSetting, tenant.id) or GateSetting(tenant_id=tenant.id)
     for field, column in (
         ("instructions", "instructions"),
@@ -131,6 +132,7 @@ def put_gate(body: GateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
 def calibrate_gate(body: CalibrateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """Pick the threshold that best separates labelled examples on one part, and report
     precision and recall on the held-out rest; `apply: true` sets it for the tenant."""
+    tenant.ensure_active("the gate")
     question, current = wording(uow.session, tenant.id)
     charge(
         uow.session,

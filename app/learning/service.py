@@ -166,3 +166,13 @@ def learning_status(session: Session, tenant: CurrentTenant, request_id: str) ->
         "probability": request.probability,
         "outcome": request.outcome,
     }
+
+
+def fail_request(session: Session, request_id: str, reason: str) -> None:
+    """End a queued learning request failed (its task gave up): polling it then stops."""
+    request = session.scalars(
+        select(LearningRequest).where(LearningRequest.id == request_id).with_for_update()
+    ).first()
+    if request is not None and request.status == "queued":
+        request.status, request.outcome = "failed", {"error": reason}
+        request.finished_at = datetime.now(UTC)

@@ -53,6 +53,7 @@ class QualityOut(BaseModel):
 @router.put("/quality", response_model=QualityOut)
 def put_quality(body: QualityIn, tenant: TenantDep, uow: UowDep, tier: SecondTierDep) -> QualityOut:
     """Set the tenant's quality and temperature for its decisions from now on. Not billed."""
+    tenant.ensure_active("the quality setting")
     setting = service.set_quality(
         uow.session, tenant.id, QualitySetting(body.quality, body.temperature), tier
     )

@@ -41,7 +41,7 @@ class KeyCreated(BaseModel):
 
 class CreditIn(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"credit": 250}]})
-    credit: Decimal = Field(max_digits=18, decimal_places=6)
+    credit: Decimal = Field(ge=0, max_digits=18, decimal_places=6)
 
 
 class StatusIn(BaseModel):

@@ -35,6 +35,15 @@ class CurrentTenant:
     def suspended(self) -> bool:
         return self.status == "suspended"
 
+    def ensure_active(self, what: str) -> None:
+        """A suspended tenant reads, forgets and deletes, and changes nothing else."""
+        if self.suspended:
+            raise Forbidden(
+                f"this tenant is suspended: {what} cannot change; reads, forget and deletes "
+                "still work",
+                code="tenant_suspended",
+            )
+
 
 def hash_key(api_key: str) -> str:
     return hashlib.sha256(api_key.encode()).hexdigest()
@@ -48,8 +57,7 @@ def create_tenant(session: Session, name: str, credit: Decimal) -> tuple[Tenant,
 
 
 def issue_key(session: Session, tenant_id: uuid.UUID) -> IssuedKey:
-    if get_tenant(session, tenant_id).status in ERASED:
-        raise Conflict("this tenant is being erased or was erased", code="tenant_erased")
+    _not_erased(get_tenant(session, tenant_id, lock=True))
     api_key = KEY_PREFIX + secrets.token_urlsafe(32)
     row = ApiKey(
         id=uuid.uuid4(), tenant_id=tenant_id, key_hash=hash_key(api_key), prefix=api_key[:10]
@@ -69,28 +77,36 @@ def revoke_key(session: Session, tenant_id: uuid.UUID, key_id: uuid.UUID) -> Non
         raise NotFound("no active key with this id for this tenant", field="key_id")
 
 
-def get_tenant(session: Session, tenant_id: uuid.UUID) -> Tenant:
-    tenant = session.get(Tenant, tenant_id)
+def get_tenant(session: Session, tenant_id: uuid.UUID, *, lock: bool = False) -> Tenant:
+    tenant = session.get(Tenant, tenant_id, with_for_update=lock)
     if tenant is None:
         raise NotFound("no tenant with this id", field="tenant_id")
     return tenant
 
 
 def set_credit(session: Session, tenant_id: uuid.UUID, credit: Decimal) -> Tenant:
-    tenant = get_tenant(session, tenant_id)
+    tenant = _not_erased(get_tenant(session, tenant_id, lock=True))
     tenant.credit = credit
     session.flush()
     return tenant
 
 
 def set_status(session: Session, tenant_id: uuid.UUID, status: str) -> Tenant:
-    tenant = get_tenant(session, tenant_id)
+    tenant = _not_erased(get_tenant(session, tenant_id, lock=True))
     tenant.status = status
     session.flush()
     return tenant
 
 
 ERASED = ("erasing", "erased")
+
+
+def _not_erased(tenant: Tenant) -> Tenant:
+    """Erased is terminal: no status, credit or key brings an erased tenant back (its proof
+    says its data is gone, and new data would make the proof false)."""
+    if tenant.status in ERASED:
+        raise Conflict("this tenant is being erased or was erased", code="tenant_erased")
+    return tenant
 
 
 def authenticate(session: Session, api_key: str) -> CurrentTenant:
