@@ -9,6 +9,7 @@ back; the task is delivered again and the job goes on from what is left.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -134,6 +135,7 @@ def _finish(session: Session, client: Any, job: ErasureJob, targets: stores.Targ
         "kept_by_design": stores.kept_by_design(session, targets),
     }
     job.samples = None  # the erased text leaves with the job's end
+    job.scope, job.targets = hashed_scope(job.scope), hashed_targets(job.targets)
     job.status, job.finished_at = "completed", datetime.now(UTC)
     if targets.whole:
         tenant = session.get(Tenant, job.tenant_id)
@@ -171,10 +173,34 @@ def describe(session: Session, job_id: str) -> dict[str, Any]:
     }
 
 
+def hashed_scope(scope: dict[str, Any]) -> dict[str, Any]:
+    """The scope once the job has ended: each end-user id as `sha256:<hex>`, so the job keeps
+    no erased id in clear, while whoever knows an id can still check it was erased."""
+    users = scope.get("users")
+    if not users:
+        return scope
+    return {**scope, "users": [_hashed(user) for user in users]}
+
+
+def hashed_targets(targets: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The resolved targets once the job has ended, end-user ids hashed alike."""
+    if not targets or not targets.get("users"):
+        return targets
+    return {**targets, "users": [[pk, _hashed(name)] for pk, name in targets["users"]]}
+
+
+def _hashed(user: str) -> str:
+    if user.startswith("sha256:"):
+        return user
+    return "sha256:" + hashlib.sha256(user.encode()).hexdigest()
+
+
 def fail(session: Session, job_id: str, error: str) -> None:
     job = session.get(ErasureJob, job_id)
     if job is not None and job.status not in FINAL:
         job.status, job.error, job.finished_at = "failed", error[:500], datetime.now(UTC)
+        job.samples = None
+        job.scope, job.targets = hashed_scope(job.scope), hashed_targets(job.targets)
 
 
 def set_retention(session: Session, tenant_id: uuid.UUID, days: int | None) -> None:

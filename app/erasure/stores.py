@@ -6,6 +6,7 @@ reach another tenant's rows or keys.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -302,6 +303,15 @@ RESIDUE_SCANS = {
         "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant AND subject = :id"
     ),
 }
+# End-user ids only (subject ids are kept by design, as in the ledger): an ended erasure job
+# keeps them hashed, so one found in clear is residue.
+USER_ID_SCANS = {
+    "postgres.erasure_jobs (ended)": (
+        "SELECT count(*) FROM erasure_jobs WHERE tenant_id = :tenant "
+        "AND status IN ('completed', 'failed') "
+        "AND (strpos(scope::text, :quoted) > 0 OR strpos(coalesce(targets::text, ''), :quoted) > 0)"
+    ),
+}
 TEXT_SCANS = {
     "postgres.lines.text": (
         "SELECT count(*) FROM lines l JOIN subjects s ON s.id = l.subject_id "
@@ -352,6 +362,13 @@ def residue(
             count = int(
                 session.execute(text(sql), {"tenant": targets.tenant_id, "id": id_}).scalar() or 0
             )
+            if count:
+                found.append({"store": store, "kind": "id", "count": count})
+    for store, sql in USER_ID_SCANS.items():
+        for _, user in targets.users:
+            quoted = json.dumps(user)
+            params = {"tenant": targets.tenant_id, "quoted": quoted}
+            count = int(session.execute(text(sql), params).scalar() or 0)
             if count:
                 found.append({"store": store, "kind": "id", "count": count})
     for store, sql in TEXT_SCANS.items():

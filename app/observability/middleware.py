@@ -57,15 +57,16 @@ class RequestContextMiddleware:
         route = self._route(scope)
         method = scope["method"]
         observe_request(method if method in METHODS else "OTHER", route, status, seconds)
+        # The route's template, never the raw path: paths hold end-user ids (`/v1/users/{user}`),
+        # which an erasure must leave nowhere, logs included.
         access_log.info(
             "%s %s %s %.1fms",
             method,
-            scope["path"],
+            route,
             status,
             seconds * 1000,
             extra={
                 "method": method,
-                "path": scope["path"],
                 "route": route,
                 "status": status,
                 "duration_ms": round(seconds * 1000, 3),

@@ -163,13 +163,17 @@ def test_delete_only_in_a_final_state(client, tenant, worker):
 
 
 def test_credit_running_out_mid_batch_errors_the_rest(client, worker):
-    tenant = new_tenant(client, credit="0.003")  # three decisions at the default price
-    created = submit(client, tenant, [request(f"m{i}", subject=None) for i in range(10)])
+    # 210 decisions at the default price: the first chunk (200) is covered, so the batch is
+    # taken; the second chunk's credit runs out after 10.
+    tenant = new_tenant(client, credit="0.21")
+    created = submit(client, tenant, [request(f"m{i}", subject=None) for i in range(250)])
     done = wait(client, tenant, created["id"])
     assert done["status"] == "completed"
-    assert done["request_counts"]["succeeded"] == 3 and done["request_counts"]["errored"] == 7
+    assert done["request_counts"]["succeeded"] == 210 and done["request_counts"]["errored"] == 40
     rows = results(client, tenant, created["id"])
-    assert [row["result"]["error"]["code"] for row in rows[3:]] == ["insufficient_credit"] * 7
+    # Chunks run side by side, so which items the credit missed is not fixed; how many is.
+    codes = [row["result"].get("error", {}).get("code") for row in rows]
+    assert codes.count("insufficient_credit") == 40 and codes.count(None) == 210
 
 
 def test_deleting_a_subject_takes_its_items_out_of_batches(client, tenant, worker):

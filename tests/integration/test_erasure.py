@@ -289,3 +289,34 @@ def test_the_retention_sweep_erases_what_is_untouched_for_the_period(client, wor
         client.get("/v1/memory", params={"subject": "fresh"}, headers=tenant.headers).status_code
         == 200
     )
+
+
+def test_an_erased_end_user_id_is_left_nowhere_jobs_and_logs_included(
+    client, worker, caplog: pytest.LogCaptureFixture
+):
+    import hashlib
+    import logging
+
+    from app.db import session_scope
+
+    tenant = new_tenant(client)
+    user = "alice.smith@example.com"
+    add_facts(tenant, user, "Alice works at the Bergen office.")
+    with caplog.at_level(logging.INFO, logger="dossier.access"):
+        client.get(f"/v1/users/{user}/facts", headers=tenant.headers)
+        job = wait(client, erase(client, {"tenant_id": tenant.tenant_id, "users": [user]}))
+    assert job["proof"]["verified"] is True, job["proof"]
+    hashed = "sha256:" + hashlib.sha256(user.encode()).hexdigest()
+    assert job["scope"]["users"] == [hashed]
+    with session_scope() as (session, _jobs):
+        in_jobs = session.execute(
+            text(
+                "SELECT count(*) FROM erasure_jobs WHERE strpos(scope::text, :id) > 0 "
+                "OR strpos(coalesce(targets::text, ''), :id) > 0"
+            ),
+            {"id": user},
+        ).scalar()
+    assert in_jobs == 0
+    access = [r for r in caplog.records if r.name == "dossier.access"]
+    assert access and not any(user in r.getMessage() for r in access)
+    assert any("/v1/users/{user}/facts" in r.getMessage() for r in access)
