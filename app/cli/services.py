@@ -7,11 +7,13 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from app.settings import Settings, get_settings
+from app.watchdog import PARENT_ENV
 
 
 @contextmanager
@@ -29,7 +31,16 @@ def services(settings: Settings, *, migrate: bool = False) -> Iterator[Settings]
         return
     from app import embedded
 
-    running = embedded.start(settings.data_dir)
+    # First, so that from here on nothing outlives this process, however it ends.
+    watchdog = subprocess.Popen(
+        [sys.executable, "-m", "app.watchdog", str(os.getpid()), str(settings.data_dir)],
+        start_new_session=True,
+    )
+    try:
+        running = embedded.start(settings.data_dir)
+    except BaseException:
+        watchdog.terminate()
+        raise
     try:
         os.environ["DOSSIER_DATABASE_URL"] = running.database_url
         os.environ["DOSSIER_REDIS_URL"] = running.redis_url
@@ -38,6 +49,11 @@ def services(settings: Settings, *, migrate: bool = False) -> Iterator[Settings]
         yield get_settings()
     finally:
         running.stop()
+        watchdog.terminate()
+        watchdog.wait()
+
+
+GRACEFUL_SHUTDOWN_SECONDS = 5
 
 
 def run_api(host: str, port: int) -> None:
@@ -63,11 +79,17 @@ def run_api(host: str, port: int) -> None:
             # Longer than clients' and load balancers' idle timeouts (httpx: 5 s), so the server
             # never closes a kept-alive connection just as a client sends on it.
             timeout_keep_alive=75,
+            # Stopping is bounded: requests still running after this are cancelled.
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         )
     )
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, server.handle_exit)
     server.run()
+    # Stopping the rest is bounded too; meanwhile a second Ctrl-C stops at once (a SIGTERM
+    # ends the process, and the watchdog stops what it leaves).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 INGEST_QUEUE = "ingest"
@@ -86,20 +108,33 @@ def _worker(queues: str, log_to: Path | None) -> subprocess.Popen[bytes]:
     output = open(log_to, "ab") if log_to is not None else None  # noqa: SIM115
     return subprocess.Popen(
         [sys.executable, "-m", "app.cli", "worker", "--concurrency", "1", f"--queues={queues}"],
-        env=dict(os.environ),
+        # The watchdog finds the workers of a parent that died by this mark.
+        env={**os.environ, PARENT_ENV: str(os.getpid())},
         start_new_session=True,
         stdout=output,
         stderr=output,
     )
 
 
+WORKER_STOP_SECONDS = 8.0
+"""A stopping worker's running task gets this long; then it is killed, and the task, not yet
+acknowledged, is handed out again at the next start."""
+
+
 def stop_worker(processes: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM, then SIGKILL after `WORKER_STOP_SECONDS`; a Ctrl-C meanwhile kills at once."""
     running = [p for p in processes if p.poll() is None]
     for process in running:
         os.killpg(process.pid, signal.SIGTERM)
-    for process in running:
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    deadline = time.monotonic() + WORKER_STOP_SECONDS
+    try:
+        for process in running:
+            try:
+                process.wait(timeout=max(deadline - time.monotonic(), 0))
+            except subprocess.TimeoutExpired:
+                pass
+    finally:
+        for process in running:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
