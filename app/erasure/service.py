@@ -40,8 +40,12 @@ def create_job(
     subjects: list[str] | None = None,
     untouched_since: datetime | None = None,
 ) -> ErasureJob:
-    tenant = get_tenant(session, tenant_id)
-    if tenant.status in ("erasing", "erased"):
+    tenant = get_tenant(session, tenant_id, lock=True)
+    if tenant.status == "erased" or (
+        tenant.status == "erasing" and _has_unfinished_job(session, tenant_id)
+    ):
+        # An "erasing" tenant whose erasure failed may be erased again (it cannot be anything
+        # else: erased is terminal), so a failed erasure never leaves it stuck.
         raise Conflict("this tenant is being erased or was erased", code="tenant_erased")
     kind = (
         "users"
@@ -70,6 +74,17 @@ def create_job(
     session.flush()
     jobs.add(RUN_TASK, job.id)
     return job
+
+
+def _has_unfinished_job(session: Session, tenant_id: uuid.UUID) -> bool:
+    return (
+        session.scalar(
+            select(ErasureJob.id)
+            .where(ErasureJob.tenant_id == tenant_id, ErasureJob.status.not_in(FINAL))
+            .limit(1)
+        )
+        is not None
+    )
 
 
 def run_step(session: Session, jobs: JobQueue, job_id: str) -> str:

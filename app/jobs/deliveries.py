@@ -12,7 +12,8 @@ from app.cache import get_redis
 
 log = logging.getLogger(__name__)
 
-MAX_DELIVERIES = 3
+MAX_DELIVERIES = 5
+"""A worker stopped by hand (a deploy, Ctrl-C) hands its task back too: a few of those are fine."""
 TTL_SECONDS = 86_400
 
 

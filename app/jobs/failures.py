@@ -11,12 +11,14 @@ A row already in a terminal state is left as it is, so a late report changes not
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from app.db import session_scope
+from app.db import UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -65,12 +67,34 @@ def reason_of(exception: BaseException | None) -> str:
     return f"{name}: {first_line}"[:300]
 
 
+ATTEMPTS = 4
+RETRY_SECONDS = 2.0
+
+
 def end_row_failed(task_name: str, args: Sequence[Any], reason: str) -> bool:
-    """Mark the row of this task's arguments failed; False when the task owns no row."""
+    """Mark the row of this task's arguments failed; False when the task owns no row.
+
+    The row may still be locked by the task's own transaction (a time limit cuts a task off in
+    the middle of its work, and its connection goes only when its process does): each try waits
+    at most the lock timeout, and a few tries follow, so this never waits for ever.
+    """
     failer = _FAILERS.get(task_name)
     if failer is None:
         return False
-    with session_scope() as (session, _jobs):
-        failer(session, args, reason)
-    log.warning("%s%s gave up: %s", task_name, tuple(args), reason)
-    return True
+    for attempt in range(1, ATTEMPTS + 1):
+        unit = UnitOfWork(bounded=True)
+        try:
+            failer(unit.session, args, reason)
+            unit.commit()
+        except OperationalError:
+            unit.abort()
+            if attempt == ATTEMPTS:
+                raise
+            time.sleep(RETRY_SECONDS)
+            continue
+        except BaseException:
+            unit.abort()
+            raise
+        log.warning("%s%s gave up: %s", task_name, tuple(args), reason)
+        return True
+    return False

@@ -95,6 +95,8 @@ def _pdf_text(raw: bytes) -> str:
     except RecursionError as exc:
         raise Unreadable("the PDF nests its objects too deeply to be read") from exc
     except Exception as exc:  # the reader parses untrusted bytes: any failure is the file's
+        if type(exc).__name__ == "SoftTimeLimitExceeded":
+            raise  # the task's time limit, not the file's fault: its failure says so
         log.info("unreadable PDF: %s: %s", type(exc).__name__, exc)
         raise Unreadable("the file is not a PDF that can be read") from exc
 

@@ -31,19 +31,25 @@ def unstorable_field(body: bytes, jsonl: bool = False) -> str | None:
     route reports that)."""
     if not _SUSPECT.search(body):
         return None
-    documents = body.splitlines() if jsonl else [body]
-    for number, raw in enumerate(documents, start=1):
-        if not _SUSPECT.search(raw):
-            continue
-        try:
-            document = json.loads(raw)
-        except ValueError:
-            return None
-        found = _walk(document, [])
+    if not jsonl:
+        found = _parsed_walk(body)
+        return ".".join(found) if found is not None else None
+    # Lines as the batch route reads them: decoded leniently, numbered, blank ones counted.
+    for number, line in enumerate(body.decode("utf-8", errors="replace").splitlines(), start=1):
+        found = _parsed_walk(line)
         if found is not None:
-            path = ".".join(found)
-            return f"line {number}: {path}" if jsonl else path
+            return f"line {number}: {'.'.join(found)}"
     return None
+
+
+def _parsed_walk(document: bytes | str) -> list[str] | None:
+    """The path of the first unstorable string of one JSON document; None when there is none
+    or the document is not JSON (its route reports that, with the same answer as without this
+    check)."""
+    try:
+        return _walk(json.loads(document), [])
+    except (ValueError, RecursionError):
+        return None
 
 
 def has_unstorable(text: str) -> bool:

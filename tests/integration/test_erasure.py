@@ -320,3 +320,31 @@ def test_an_erased_end_user_id_is_left_nowhere_jobs_and_logs_included(
     access = [r for r in caplog.records if r.name == "dossier.access"]
     assert access and not any(user in r.getMessage() for r in access)
     assert any("/v1/users/{user}/facts" in r.getMessage() for r in access)
+
+
+def test_a_tenant_whose_erasure_failed_can_be_erased_again(client):
+    import uuid
+
+    from app.db import session_scope
+    from app.erasure import service
+
+    tenant = new_tenant(client)
+    with session_scope() as (session, jobs):
+        first = service.create_job(session, jobs, uuid.UUID(tenant.tenant_id)).id
+        jobs.discard()  # never sent: it stays queued whatever workers run
+    again = client.post(
+        "/v1/admin/erasures", json={"tenant_id": tenant.tenant_id}, headers=admin_headers()
+    )
+    assert again.status_code == 409  # one erasure at a time
+    with session_scope() as (session, _jobs):
+        service.fail(session, first, "simulated: the erasure failed")
+    retried = client.post(
+        "/v1/admin/erasures", json={"tenant_id": tenant.tenant_id}, headers=admin_headers()
+    )
+    assert retried.status_code == 202, retried.text
+    status = client.put(
+        f"/v1/admin/tenants/{tenant.tenant_id}/status",
+        json={"status": "active"},
+        headers=admin_headers(),
+    )
+    assert status.status_code == 409  # still erasing: it can only be erased, not brought back

@@ -158,10 +158,10 @@ def test_a_task_that_keeps_killing_its_worker_is_not_run_again(
                 id="req_crash_test", tenant_id=tenant.tenant_id, subject_id=subject_pk, state="x"
             )
         )
-    # As if three deliveries of this task had each killed their worker.
+    # As if five deliveries of this task had each killed their worker.
     task_id = f"crash-{time.time_ns()}"
     redis.Redis.from_url(redis_client_url(services.redis_url)).set(
-        f"dossier:deliveries:{task_id}:0", 3
+        f"dossier:deliveries:{task_id}:0", 5
     )
     celery_app.send_task("dossier.extraction.learn", args=["req_crash_test"], task_id=task_id)
 
@@ -171,4 +171,4 @@ def test_a_task_that_keeps_killing_its_worker_is_not_run_again(
 
     ended = wait_until(ended_request, 30, "the learning request ending")
     assert ended["status"] == "failed"
-    assert "stopped 3 times" in ended["outcome"]["error"]
+    assert "stopped 5 times" in ended["outcome"]["error"]
