@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from app.jobs.celery_app import QUEUES
 from app.settings import Settings, get_settings
 from app.watchdog import PARENT_ENV
 
@@ -93,7 +94,7 @@ def run_api(host: str, port: int) -> None:
 
 
 INGEST_QUEUE = "ingest"
-OTHER_QUEUES = "decisions,passes,extraction,erasure,scheduled"
+OTHER_QUEUES = ",".join(queue for queue in QUEUES if queue != INGEST_QUEUE)
 
 
 def spawn_worker(log_to: Path | None = None) -> list[subprocess.Popen[bytes]]:

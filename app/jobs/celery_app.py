@@ -44,7 +44,7 @@ def configured_broker_url(settings: Settings) -> str | None:
 
 
 def is_amqp(url: str | None) -> bool:
-    return bool(url) and url.split("://", 1)[0] in ("amqp", "amqps", "pyamqp")  # type: ignore[union-attr]
+    return url is not None and url.split("://", 1)[0] in ("amqp", "amqps", "pyamqp")
 
 
 def _queues(amqp: bool) -> list[Queue]:

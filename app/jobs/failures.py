@@ -38,10 +38,6 @@ def ends_failed(task_name: str) -> Callable[[RowFailer], RowFailer]:
     return register
 
 
-def failer_of(task_name: str) -> RowFailer | None:
-    return _FAILERS.get(task_name)
-
-
 TIME_LIMITS = ("SoftTimeLimitExceeded", "TimeLimitExceeded")
 
 

@@ -78,12 +78,6 @@ def _publish(job: OutboxJob) -> None:
     log.info("enqueued %s", job.task)
 
 
-def pending(engine: Engine) -> int:
-    """Jobs not yet sent, due or not (for metrics and tests)."""
-    with Session(engine) as session:
-        return int(session.scalar(select(func.count()).select_from(OutboxJob)) or 0)
-
-
 def after_commit(engine: Engine, ids: Sequence[uuid.UUID]) -> None:
     """Jobs just committed: wake this process's sweep, or send them here if it has none."""
     if not ids:

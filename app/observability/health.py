@@ -15,6 +15,9 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 from sqlalchemy import Engine, text
 
+from app.jobs.celery_app import configured_broker_url
+from app.settings import get_settings
+
 Check = Callable[[], None]
 
 OK = "ok"
@@ -98,8 +101,6 @@ def default_probe() -> ReadinessProbe:
     """The checks of this process's configured services (a FastAPI dependency: tests override
     it to point an app at services that are down)."""
     from app.db import get_engine
-    from app.settings import get_settings
-    from workers.celery import broker_url
 
     def configured_redis() -> str:
         url = get_settings().redis_url
@@ -111,6 +112,14 @@ def default_probe() -> ReadinessProbe:
         {
             "postgresql": database_check(get_engine),
             "redis": redis_check(configured_redis),
-            "broker": broker_check(lambda: broker_url(configured_redis())),
+            "broker": broker_check(_configured_broker),
         }
     )
+
+
+def _configured_broker() -> str:
+    """RabbitMQ when `DOSSIER_BROKER_URL` is set, else the Redis that also holds the cache."""
+    url = configured_broker_url(get_settings())
+    if url is None:
+        raise RuntimeError("neither DOSSIER_BROKER_URL nor DOSSIER_REDIS_URL is set")
+    return url

@@ -102,3 +102,13 @@ def _killed_worker_scenario(database_url: str, vhost: str) -> None:
         assert len(rows) == 3000
         info = http.get(f"/v1/admin/tenants/{tenant['tenant_id']}", headers=admin).json()
         assert Decimal(info["credit"]) == Decimal("10") - 3000 * Decimal("0.001")  # once each
+
+
+def test_readiness_checks_the_configured_broker_not_the_cache(services: Services) -> None:
+    # Nothing listens on port 1: with RabbitMQ configured there, the broker is down though the
+    # Redis that holds the cache answers.
+    env = {**os.environ, "DOSSIER_BROKER_URL": "amqp://guest:guest@127.0.0.1:1/"}
+    with serve_process(env) as url:
+        ready = httpx.get(f"{url}/readyz", timeout=10)
+    assert ready.status_code == 503
+    assert ready.json()["error"]["failed"] == ["broker"]
