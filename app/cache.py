@@ -50,7 +50,7 @@ class SubjectCache:
         self._redis = client
         self._ttl = ttl_seconds
 
-    KINDS = ("memory", "recall")
+    KINDS = ("memory", "recall", "vectors")
 
     @staticmethod
     def key(tenant_id: str, subject_pk: int, version: int, kind: str = "memory") -> str:

@@ -22,6 +22,7 @@ from app.batches.routes import router as batches_router
 from app.console.routes import router as console_router
 from app.db import get_engine
 from app.decisions.routes import router as decisions_router
+from app.embeddings import current_embedder
 from app.erasure.routes import router as erasure_router
 from app.errors import DossierError
 from app.forget.routes import router as forget_router
@@ -49,6 +50,7 @@ RETRY_AFTER_SECONDS = "1"
 def _lifespan(settings: Settings) -> Any:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        current_embedder()  # a model that cannot load stops start-up, naming the setting
         limiter = anyio.to_thread.current_default_thread_limiter()
         limiter.total_tokens = settings.api_concurrency + THREAD_SPARE
         # Jobs whose send failed (broker down) or that were delayed go out from here.

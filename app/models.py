@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Numeric,
     String,
@@ -102,6 +103,9 @@ class Line(Base):
     """The decision this line was learned from (learned memory); None for a remembered line."""
     retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When a newer learned line replaced it: kept, listed, never recalled again."""
+    embedding: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    """The line's vector (app.embeddings), float16; None until one is made."""
+    embedding_model: Mapped[str | None] = mapped_column(String(120))
 
 
 class Rule(Base):

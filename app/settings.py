@@ -97,6 +97,32 @@ class Settings(BaseSettings):
     chat_model: str | None = Field(default=None, description="model asked upstream")
     chat_timeout_seconds: float = Field(default=60.0, gt=0)
 
+    # Meaning (app.embeddings): which embedder recall and knowledge search use.
+    embeddings: Literal["static", "encoder", "off"] = Field(
+        default="static",
+        description="static: the packaged model; encoder: sentence-transformers; off: words only",
+    )
+    embedding_model: str | None = Field(
+        default=None,
+        description="a local model folder (static, encoder) or a model id (encoder); "
+        "unset: the packaged static model",
+    )
+    embedding_chunk: int = Field(
+        default=500, ge=1, le=100_000, description="rows re-embedded per step after a change"
+    )
+    embedding_sweep_seconds: float = Field(default=300.0, gt=0)
+    embedding_partial_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="how long a process keeps vectors with rows still waiting for theirs",
+    )
+    recall_cache_mb: int = Field(
+        default=512,
+        ge=16,
+        description="per process, for subjects' recall indexes and vectors, and as much again "
+        "for knowledge's",
+    )
+
     cache_ttl_seconds: int = Field(default=3_600, ge=1)
     task_time_limit_seconds: int = Field(default=600, ge=1)
 

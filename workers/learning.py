@@ -17,8 +17,8 @@ from workers.celery import celery_app
 
 @celery_app.task(name="dossier.extraction.learn")
 def learn(request_id: str) -> None:
-    with session_scope() as (session, _jobs):
-        Learner(session, default_engine(), get_subject_cache()).run(request_id)
+    with session_scope() as (session, jobs):
+        Learner(session, jobs, default_engine(), get_subject_cache()).run(request_id)
 
 
 @ends_failed("dossier.extraction.learn")

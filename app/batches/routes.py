@@ -28,7 +28,6 @@ from app.tenants.service import CurrentTenant
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/batches", tags=["batches"])
 
 
-
 def _service(uow: UowDep) -> BatchService:
     return BatchService(uow.session, uow.jobs)
 

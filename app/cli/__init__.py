@@ -20,6 +20,7 @@ from app.cli.gate import run_gate_calibrate
 from app.cli.serve import run_migrate, run_serve, run_worker
 from app.cli.services import services
 from app.cli.tenants import run_keys_new, run_keys_revoke, run_tenants_create
+from app.jobs.celery_app import QUEUES
 from app.settings import get_settings
 
 __all__ = ["main", "services"]
@@ -63,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
 
     worker = commands.add_parser("worker", help="run a Celery worker")
     worker.add_argument("--concurrency", type=int, default=2)
-    worker.add_argument("--queues", default="decisions,passes,extraction,ingest,erasure,scheduled")
+    worker.add_argument("--queues", default=",".join(QUEUES))
     worker.set_defaults(run=run_worker)
 
     demo = commands.add_parser("demo", help="the support-routing example, without and with memory")

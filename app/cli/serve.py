@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from app.cli.services import run_api, services, spawn_worker, stop_worker
+from app.embeddings import EmbeddingsUnavailable, current_embedder
 from app.settings import load_settings_or_exit
+
+
+def load_embedder_or_exit() -> None:
+    """The embedder, loaded before anything starts: a model that cannot load stops start-up
+    with a message naming the setting (never a silent fall back to words alone)."""
+    try:
+        current_embedder()
+    except EmbeddingsUnavailable as exc:
+        sys.exit(f"Dossier cannot start: {exc}")
 
 
 def run_serve(args: argparse.Namespace) -> None:
     settings = load_settings_or_exit()
+    load_embedder_or_exit()
     with services(settings, migrate=True):
         worker = None if args.no_worker or not settings.embedded else spawn_worker()
         try:
@@ -23,6 +35,7 @@ def run_worker(args: argparse.Namespace) -> None:
     from app.observability.multiproc import multiprocess_dir
 
     settings = load_settings_or_exit()
+    load_embedder_or_exit()
     # Set before prometheus_client is imported: the pool's processes then write their samples to
     # files that the main process's exporter merges (DOSSIER_WORKER_METRICS_PORT).
     with multiprocess_dir(), services(settings):

@@ -15,11 +15,20 @@ from typing import Any, Literal
 
 from app.decisions.wire import MemoryOptions, Question
 from app.recall.engine import RecallIndex, RecallOptions, recall, subject_name_words
+from app.recall.hybrid import Meaning, hybrid_recall
 from app.rules.evaluate import ActiveRule, RulesOutcome
 from app.text.content import content_text
 
 LineKind = Literal["pinned", "rule", "recalled", "computed"]
 ItemKind = Literal["pinned", "rule", "recalled"]
+
+
+@dataclass(frozen=True, slots=True)
+class Why:
+    """Why a line was recalled: the lexical and the semantic share of its score."""
+
+    lexical: float
+    semantic: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +38,8 @@ class ContextLine:
     score: float | None = None
     owner: int = 0
     """Index of the memory item the line belongs to (`MemoryContext.items`)."""
+    why: Why | None = None
+    """For a recalled line found by hybrid recall: its lexical and semantic parts."""
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "kind": self.kind, "score": self.score, "owner": self.owner}
@@ -74,7 +85,7 @@ def memory_context(rules: RulesOutcome, recalled: Sequence[ContextLine]) -> Memo
     ]
     found: list[ContextLine] = []
     for line in recalled:
-        found.append(ContextLine(line.text, "recalled", line.score, owner=len(items)))
+        found.append(ContextLine(line.text, "recalled", line.score, owner=len(items), why=line.why))
         items.append(MemoryItem("recalled", line.text, score=line.score))
     return MemoryContext(tuple(items), tuple(facts + texts + found))
 
@@ -114,12 +125,30 @@ def recalled_lines(
     state_text: str,
     questions: Mapping[str, Question],
     options: MemoryOptions,
+    meaning: Meaning | None,
 ) -> list[ContextLine]:
-    hits = recall(
+    """The recalled lines: by words and meaning when `meaning` is given, else by words."""
+    names = [*subject_name_words(subject), *aliases]
+    question = question_text(questions)
+    if meaning is None:
+        hits = recall(
+            index, state=state_text, question=question, names=names, options=recall_options(options)
+        )
+        return [ContextLine(lines[hit.index], "recalled", round(hit.score, 4)) for hit in hits]
+    hits = hybrid_recall(
         index,
+        meaning,
         state=state_text,
-        question=question_text(questions),
-        names=[*subject_name_words(subject), *aliases],
+        question=question,
+        names=names,
         options=recall_options(options),
     )
-    return [ContextLine(lines[hit.index], "recalled", round(hit.score, 4)) for hit in hits]
+    return [
+        ContextLine(
+            lines[hit.index],
+            "recalled",
+            round(hit.score, 4),
+            why=Why(round(hit.lexical or 0.0, 4), round(hit.semantic, 4)),
+        )
+        for hit in hits
+    ]

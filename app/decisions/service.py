@@ -10,7 +10,7 @@ best the second tier is asked again. Only the decision is billed, once; the pass
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.decisions import pass_jobs
@@ -32,21 +32,27 @@ from app.decisions.quality import (
     shown_answers,
 )
 from app.decisions.wire import Answer, MemoryOptions, SystemOneRequest
+from app.embeddings import Embedder, current_embedder
 from app.engines.base import Engine, read_window_for
 from app.errors import Invalid, NotFound
 from app.learning.service import queue_learning
 from app.ledger.service import charge, ensure_can_pay
-from app.memory.service import MemoryService, SubjectMemory
+from app.memory.service import MemoryService, SubjectMemory, line_vectors_of
 from app.observability.metrics import observe_recall
 from app.quality.engines import SecondTier
 from app.quality.service import tenant_quality
 from app.recall.cache import RecallIndexCache
+from app.recall.hybrid import Meaning
 from app.recall.placement import Placement, ReservedKey, place, serialise
 from app.rules.evaluate import RulesOutcome, evaluate_rules
 from app.rules.exclusions import ExclusionPlan, apply_exclusions, plan_exclusions
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
 from app.text.content import content_text
+
+MEANING_PARTIAL = "meaning_partial"
+"""Some of the subject's lines have no vector of the current model yet (a model change being
+re-embedded, or lines written with meaning off): those were found by their words only."""
 
 SECOND_TIER_UNAVAILABLE = "second_tier_unavailable"
 """The tenant's quality asks for a second tier and none is configured: the engine answered."""
@@ -63,6 +69,8 @@ class PreparedMemory:
     placement: Placement
     exclusions: ExclusionPlan
     recall_ms: float
+    recall: str = "lexical"
+    """hybrid: words and meaning (app.recall.hybrid); lexical: words alone."""
 
     def items(self) -> list[PassItem]:
         """Each memory item: read when all its placed lines were read; acting when it placed a
@@ -97,6 +105,7 @@ class DecisionService:
     engine: Engine
     settings: Settings
     second_tier: SecondTier | None = None
+    embedder: Embedder | None = field(default_factory=current_embedder)
 
     def decide(
         self,
@@ -184,15 +193,22 @@ class DecisionService:
         started = time.perf_counter()
         memory = self._load(tenant, subject, warnings)
         rules = evaluate_rules(memory.rules if memory else [], request.state)
+        state_text = content_text(request.state)
+        meaning = (
+            self._meaning(tenant, memory, state_text, warnings)
+            if memory and options.semantic
+            else None
+        )
         recalled = (
             recalled_lines(
                 self.indexes.get(str(tenant.id), memory.subject_pk, memory.version, memory.lines),
                 memory.lines,
                 subject=subject,
                 aliases=memory.aliases,
-                state_text=content_text(request.state),
+                state_text=state_text,
                 questions=request.questions,
                 options=options,
+                meaning=meaning,
             )
             if memory
             else []
@@ -208,7 +224,31 @@ class DecisionService:
             placement=self._place(request, context.texts),
             exclusions=plan_exclusions(request.questions, rules.exclusions),
             recall_ms=recall_ms,
+            recall="hybrid" if meaning is not None else "lexical",
         )
+
+    def _meaning(
+        self, tenant: CurrentTenant, memory: SubjectMemory, state_text: str, warnings: list[str]
+    ) -> Meaning | None:
+        """The subject's line vectors and the state's, or None when meaning is off (then
+        recall is by words, and the memory block says `"recall": "lexical"`)."""
+        embedder = self.embedder
+        if embedder is None or not memory.lines or not state_text.strip():
+            return None
+        session = self.memory.session
+        subject_pk = memory.subject_pk
+        vectors = self.indexes.vectors(
+            str(tenant.id),
+            subject_pk,
+            memory.version,
+            model=embedder.name,
+            dims=embedder.dims,
+            line_count=len(memory.lines),
+            load=lambda: line_vectors_of(session, subject_pk, memory.lines, embedder),
+        )
+        if vectors.missing:
+            warnings.append(MEANING_PARTIAL)
+        return Meaning(vectors, embedder.encode([state_text])[0])
 
     def _load(
         self, tenant: CurrentTenant, subject: str, warnings: list[str]
@@ -305,7 +345,17 @@ def _memory_block(prepared: PreparedMemory) -> dict[str, Any]:
     placement = prepared.placement
     placed = prepared.context.lines[: len(placement.read)]
     hits = [
-        {"text": line.text, "kind": line.kind, "score": line.score, "read": read}
+        {
+            "text": line.text,
+            "kind": line.kind,
+            "score": line.score,
+            "read": read,
+            **(
+                {"lexical": line.why.lexical, "semantic": line.why.semantic}
+                if line.why is not None
+                else {}
+            ),
+        }
         for line, read in zip(placed, placement.read, strict=True)
         if line.kind == "recalled"
     ]
@@ -332,6 +382,7 @@ def _memory_block(prepared: PreparedMemory) -> dict[str, Any]:
         "lines_seen": placement.lines_seen,
         "lines_dropped": placement.lines_dropped,
         "recall_ms": round(prepared.recall_ms, 3),
+        "recall": prepared.recall,
         "hits": hits,
         "rules_fired": rules_fired,
         "rules_broken": [rule.to_json() for rule in broken],

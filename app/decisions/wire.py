@@ -130,6 +130,8 @@ class MemoryOptions(_Request):
     names: bool = True
     question_words: bool = True
     focus: bool = False
+    semantic: bool = True
+    """Meaning as well as words (app.recall.hybrid); false: words alone, as before."""
     compare: bool = False
     explain: bool = False
     placebo: bool = False

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.audit.service import record
 from app.cache import get_redis
+from app.embeddings import current_embedder
 from app.erasure import stores
 from app.erasure.models import ErasureJob, RetentionSetting
 from app.errors import Conflict, NotFound
@@ -134,7 +135,7 @@ def _resolve(session: Session, job: ErasureJob) -> stores.Targets:
 def _finish(session: Session, client: Any, job: ErasureJob, targets: stores.Targets) -> None:
     session.flush()
     after = stores.count_all(session, client, targets)
-    found = stores.residue(session, client, targets, job.samples or [])
+    found = stores.residue(session, client, targets, job.samples or [], current_embedder())
     verified = all(count == 0 for name, count in after.items()) and not found
     job.proof = {
         "verified": verified,

@@ -17,6 +17,9 @@ import redis
 from sqlalchemy import bindparam, text
 from sqlalchemy.orm import Session
 
+from app.embeddings import Embedder
+from app.embeddings.base import to_stored
+
 
 @dataclass(frozen=True)
 class Targets:
@@ -102,6 +105,9 @@ def resolve(
 SUBJECT_STORES = {
     "postgres.subjects": "SELECT count(*) FROM subjects WHERE id IN :subjects",
     "postgres.lines": "SELECT count(*) FROM lines WHERE subject_id IN :subjects",
+    "postgres.lines.embedding (vectors)": (
+        "SELECT count(*) FROM lines WHERE subject_id IN :subjects AND embedding IS NOT NULL"
+    ),
     "postgres.rules": "SELECT count(*) FROM rules WHERE subject_id IN :subjects",
     "postgres.aliases": "SELECT count(*) FROM aliases WHERE subject_id IN :subjects",
     "postgres.learning_requests": (
@@ -115,6 +121,9 @@ SUBJECT_STORES = {
 USER_STORES = {
     "postgres.end_users": "SELECT count(*) FROM end_users WHERE id IN :users",
     "postgres.facts": "SELECT count(*) FROM facts WHERE end_user_id IN :users",
+    "postgres.facts.embedding (vectors)": (
+        "SELECT count(*) FROM facts WHERE end_user_id IN :users AND embedding IS NOT NULL"
+    ),
     "postgres.extraction_turns (pending extraction)": (
         "SELECT count(*) FROM extraction_turns WHERE end_user_id IN :users"
     ),
@@ -130,6 +139,10 @@ TENANT_STORES = {
     "postgres.document_chunks": (
         "SELECT count(*) FROM document_chunks c JOIN documents d ON d.id = c.document_id "
         "WHERE d.tenant_id = :tenant"
+    ),
+    "postgres.document_chunks.embedding (vectors)": (
+        "SELECT count(*) FROM document_chunks c JOIN documents d ON d.id = c.document_id "
+        "WHERE d.tenant_id = :tenant AND c.embedding IS NOT NULL"
     ),
     "postgres.knowledge_settings": (
         "SELECT count(*) FROM knowledge_settings WHERE tenant_id = :tenant"
@@ -176,6 +189,7 @@ def count_all(session: Session, client: redis.Redis, targets: Targets) -> dict[s
     counts = {name: _count(session, sql, params) for name, sql in stores.items()}
     counts["redis.keys"] = sum(1 for _ in redis_keys(client, targets))
     counts["redis.recall_indexes"] = sum(1 for _ in redis_keys(client, targets, recall_only=True))
+    counts["redis.vectors"] = sum(1 for _ in redis_keys(client, targets, vectors_only=True))
     return counts
 
 
@@ -184,11 +198,21 @@ def kept_by_design(session: Session, targets: Targets) -> dict[str, int]:
     return {name: _count(session, sql, params) for name, sql in KEPT_BY_DESIGN.items()}
 
 
-def redis_patterns(targets: Targets, *, recall_only: bool = False) -> list[str]:
+def redis_patterns(
+    targets: Targets, *, recall_only: bool = False, vectors_only: bool = False
+) -> list[str]:
+    """Redis keys of the targets: everything, or their recall indexes, or their cached
+    vectors (subject vectors, and the `:vec` part of a user's fact index)."""
     tenant = targets.tenant_id
+    if vectors_only:
+        if targets.whole:
+            return [f"dossier:vectors:{tenant}:*", f"dossier:k*:{tenant}:*:vec"]
+        return [f"dossier:vectors:{tenant}:{pk}:*" for pk in targets.subject_pks] + [
+            f"dossier:kfacts:{tenant}:{pk}:*:vec" for pk in targets.user_pks
+        ]
     if targets.whole:
         return [f"dossier:recall:{tenant}:*"] if recall_only else [f"dossier:*:{tenant}:*"]
-    kinds = ("recall",) if recall_only else ("memory", "recall")
+    kinds = ("recall",) if recall_only else ("memory", "recall", "vectors")
     patterns = [f"dossier:{kind}:{tenant}:{pk}:*" for kind in kinds for pk in targets.subject_pks]
     if not recall_only:
         patterns += [f"dossier:kfacts:{tenant}:{pk}:*" for pk in targets.user_pks]
@@ -196,9 +220,13 @@ def redis_patterns(targets: Targets, *, recall_only: bool = False) -> list[str]:
 
 
 def redis_keys(
-    client: redis.Redis, targets: Targets, *, recall_only: bool = False
+    client: redis.Redis,
+    targets: Targets,
+    *,
+    recall_only: bool = False,
+    vectors_only: bool = False,
 ) -> Iterator[bytes]:
-    for pattern in redis_patterns(targets, recall_only=recall_only):
+    for pattern in redis_patterns(targets, recall_only=recall_only, vectors_only=vectors_only):
         yield from client.scan_iter(match=pattern, count=1_000)
 
 
@@ -351,10 +379,30 @@ TEXT_SCANS = {
 }
 
 
+# The vector of a sampled erased text (a line's or a fact's), made again by the current model:
+# a row holding the same bytes still holds that text's vector. One scan per table for all the
+# samples; a text with no known token (an all-zero vector) is left out, as every such text
+# shares it.
+VECTOR_SCANS = {
+    "postgres.lines.embedding": (
+        "SELECT count(*) FROM lines l JOIN subjects s ON s.id = l.subject_id "
+        "WHERE s.tenant_id = :tenant AND l.embedding = ANY(:vectors)"
+    ),
+    "postgres.facts.embedding": (
+        "SELECT count(*) FROM facts WHERE tenant_id = :tenant AND embedding = ANY(:vectors)"
+    ),
+}
+
+
 def residue(
-    session: Session, client: redis.Redis, targets: Targets, samples: Sequence[str]
+    session: Session,
+    client: redis.Redis,
+    targets: Targets,
+    samples: Sequence[str],
+    embedder: Embedder | None,
 ) -> list[dict[str, Any]]:
-    """Every place an erased id or a sampled erased text still shows up (empty: none)."""
+    """Every place an erased id, a sampled erased text or its vector still shows up (empty:
+    none)."""
     found: list[dict[str, Any]] = []
     ids = [name for _, name in targets.subjects] + [name for _, name in targets.users]
     for store, sql in RESIDUE_SCANS.items():
@@ -379,6 +427,12 @@ def residue(
             )
             if count:
                 found.append({"store": store, "kind": "text", "count": count})
+    vectors = _sample_vectors(embedder, samples)
+    for store, sql in VECTOR_SCANS.items() if vectors else ():
+        params = {"tenant": targets.tenant_id, "vectors": vectors}
+        count = int(session.execute(text(sql), params).scalar() or 0)
+        if count:
+            found.append({"store": store, "kind": "vector", "count": count})
     leftover_keys = sum(1 for _ in redis_keys(client, targets))
     if leftover_keys:
         found.append({"store": "redis.keys", "kind": "key", "count": leftover_keys})
@@ -387,3 +441,10 @@ def residue(
         if isinstance(value, bytes) and any(s.encode() in value for s in samples):
             found.append({"store": "redis.values", "kind": "text", "count": 1})
     return found
+
+
+def _sample_vectors(embedder: Embedder | None, samples: Sequence[str]) -> list[bytes]:
+    if embedder is None or not samples:
+        return []
+    encoded = embedder.encode(samples)
+    return [raw for raw, row in zip(to_stored(encoded), encoded, strict=True) if row.any()]

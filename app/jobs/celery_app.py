@@ -18,7 +18,8 @@ from kombu import Exchange, Queue
 from app.settings import Settings, get_settings
 
 # "scheduled" holds beat's sweeps, so an expiry never waits behind a large batch's chunks.
-QUEUES = ("decisions", "passes", "extraction", "ingest", "erasure", "scheduled")
+# "embeddings" re-embeds rows after a model change, apart from requests' own work.
+QUEUES = ("decisions", "passes", "extraction", "ingest", "erasure", "scheduled", "embeddings")
 
 # Task names are stable dotted names; the first segment after "dossier." picks the queue.
 TASK_ROUTES = {
@@ -129,6 +130,10 @@ def celery_config() -> dict[str, Any]:
                 "task": "dossier.scheduled.reextract",
                 "schedule": settings.reextract_sweep_seconds,
             },
+            "embeddings-refresh": {
+                "task": "dossier.scheduled.embeddings",
+                "schedule": settings.embedding_sweep_seconds,
+            },
             "retention-sweep": {
                 "task": "dossier.scheduled.retention_sweep",
                 "schedule": settings.retention_sweep_seconds,
@@ -153,6 +158,7 @@ def make_celery() -> Celery:
             "workers.knowledge",
             "workers.learning",
             "workers.erasure",
+            "workers.embeddings",
         ],
     )
     # A module path is imported when Celery first needs its configuration, not now, so a process

@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
+from app.embeddings.storage import passage_for_meaning, vectors_for_write
 from app.errors import Conflict, DossierError, Invalid, NotFound
 from app.jobs.outbox import JobQueue
 from app.knowledge import repository as repo
@@ -194,14 +195,30 @@ class CollectionService:
     def patch(
         self, tenant: CurrentTenant, slug: str, document_id: int, body: DocumentPatch
     ) -> DocumentOut:
-        collection = self._collection(tenant, slug, lock=False)
+        collection = self._collection(tenant, slug, lock=body.title is not None)
         doc = self._document_of(collection, document_id)
-        if body.title is not None:
+        if body.title is not None and body.title != doc.title:
             doc.title = body.title
+            self._reembed(tenant, collection, doc)
         if "source" in body.model_fields_set:
             doc.source = body.source or None
         record(self.session, tenant, "knowledge.document.update", ids=[doc.id])
         return _document_out(doc, slug)
+
+    def _reembed(self, tenant: CurrentTenant, collection: Collection, doc: Document) -> None:
+        """A chunk's vector is made under its document's title (passage_for_meaning): a new
+        title makes new vectors, so the old title lives on in none, and searches read them
+        from the next collection version."""
+        chunks = repo.chunks_of(self.session, doc.id)
+        if not chunks:
+            return
+        passages = [passage_for_meaning(doc.title, chunk.text) for chunk in chunks]
+        stamped = vectors_for_write(passages, self.jobs)
+        for chunk, vector in zip(chunks, stamped.vectors, strict=True):
+            chunk.embedding = vector
+            chunk.embedding_model = stamped.model if vector is not None else None
+        repo.bump(collection)
+        drop_collection_caches(self.indexes, str(tenant.id), collection.id)
 
     def delete_document(
         self, tenant: CurrentTenant, slug: str, document_id: int
@@ -260,7 +277,13 @@ class CollectionService:
             self._fail(tenant, doc, f"not ingested: {exc.message}")
             return
         savepoint.commit()
-        repo.replace_chunks(self.session, doc, [(c.text, c.tokens) for c in chunks])
+        texts = [passage_for_meaning(doc.title, c.text) for c in chunks]
+        repo.replace_chunks(
+            self.session,
+            doc,
+            [(c.text, c.tokens) for c in chunks],
+            vectors_for_write(texts, self.jobs),
+        )
         doc.status, doc.tokens, doc.raw, doc.error = "ready", tokens, None, None
         doc.finished_at = self.clock()
         repo.bump(collection)

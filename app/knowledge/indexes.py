@@ -1,30 +1,50 @@
-"""Recall indexes of a user's current facts and of a collection's chunks, cached like subject
-indexes (app.recall.cache): in this process and in Redis, under keys that carry the version
-(and, for facts, the day: a span can start or end overnight), so a cached index is never stale.
+"""Recall indexes (and line vectors) of a user's current facts and of a collection's chunks,
+cached like subject indexes (app.recall.cache): in this process and in Redis, under keys that
+carry the version (and, for facts, the day: a span can start or end overnight), so a cached
+index is never stale.
 
-Each entry holds the index and the row ids of its lines, so a query that hits the cache reads
-only its hits' rows from PostgreSQL.
+Each entry holds the index, the row ids of its lines and, with meaning on, their vectors, so
+a query that hits the cache reads only its hits' rows from PostgreSQL. Vectors with rows still
+waiting for theirs are kept here briefly and not shared (see app.recall.cache).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
 import redis
 
+from app.bounded_cache import BoundedCache
 from app.cache import get_redis
+from app.embeddings import Embedder
+from app.embeddings.vectors import CorruptVectors, LineVectors
+from app.knowledge.repository import IndexRow
 from app.recall.engine import CorruptIndex, RecallIndex, build_index
 from app.settings import get_settings
 
 log = logging.getLogger(__name__)
 
-Loader = Callable[[], list[tuple[int, str]]]
+Loader = Callable[[], list[IndexRow]]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A source's recall index, the row ids of its lines, and their vectors (None: meaning
+    off)."""
+
+    index: RecallIndex
+    ids: list[int]
+    vectors: LineVectors | None
+
+    @property
+    def nbytes(self) -> int:
+        vectors = self.vectors.nbytes if self.vectors is not None else 0
+        return self.index.nbytes + 8 * len(self.ids) + vectors
 
 
 def facts_key(tenant_id: str, user_pk: int, version: int, today: date) -> str:
@@ -44,45 +64,52 @@ def collection_prefix(tenant_id: str, collection_pk: int) -> str:
 
 
 class KnowledgeIndexes:
-    def __init__(self, client: redis.Redis, ttl_seconds: int, capacity: int = 256) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        ttl_seconds: int,
+        max_bytes: int,
+        partial_seconds: float = 30.0,
+    ) -> None:
         self._redis = client
         self._ttl = ttl_seconds
-        self._local: OrderedDict[str, tuple[RecallIndex, list[int]]] = OrderedDict()
-        self._capacity = capacity
-        self._lock = threading.Lock()
+        self._partial_seconds = partial_seconds
+        self._local: BoundedCache[str, Entry] = BoundedCache(max_bytes, lambda e: e.nbytes)
 
-    def get(self, key: str, load: Loader) -> tuple[RecallIndex, list[int]]:
-        """The index under `key` and its lines' row ids; built from `load()` on a miss."""
-        with self._lock:
-            entry = self._local.get(key)
-            if entry is not None:
-                self._local.move_to_end(key)
-                return entry
-        entry = self._from_shared(key)
+    def get(self, key: str, load: Loader, embedder: Embedder | None = None) -> Entry:
+        """The entry under `key`, with vectors of `embedder`'s model when one is given;
+        built from `load()` on a miss."""
+        local_key = f"{key}:{embedder.name if embedder else 'words'}"
+        entry = self._local.get(local_key)
+        if entry is not None:
+            return entry
+        entry = self._from_shared(key, embedder)
         if entry is None:
             rows = load()
-            entry = (build_index([text for _, text in rows]), [row_id for row_id, _ in rows])
+            vectors = None
+            if embedder is not None:
+                stored = [(vector, model) for _, _, vector, model in rows]
+                vectors = LineVectors.from_stored(stored, embedder.name, embedder.dims)
+            entry = Entry(build_index([row[1] for row in rows]), [row[0] for row in rows], vectors)
+            if vectors is not None and vectors.missing:
+                self._local.put(local_key, entry, ttl_seconds=self._partial_seconds)
+                return entry
             self._to_shared(key, entry)
-        with self._lock:
-            self._local[key] = entry
-            while len(self._local) > self._capacity:
-                self._local.popitem(last=False)
+        self._local.put(local_key, entry)
         return entry
 
     def drop(self, prefix: str) -> int:
         """Remove every entry under `prefix`, here and in Redis; returns the Redis keys
         removed. Raises redis errors: erasure must know when it could not reach Redis."""
-        with self._lock:
-            for key in [k for k in self._local if k.startswith(prefix)]:
-                del self._local[key]
+        self._local.drop_where(lambda key: key.startswith(prefix))
         keys = list(self._redis.scan_iter(match=prefix + "*", count=500))
         if keys:
             self._redis.delete(*keys)
         return len(keys)
 
-    def _from_shared(self, key: str) -> tuple[RecallIndex, list[int]] | None:
+    def _from_shared(self, key: str, embedder: Embedder | None) -> Entry | None:
         try:
-            raw, ids = self._redis.mget([key, key + ":ids"])
+            raw, ids, raw_vectors = self._redis.mget([key, key + ":ids", key + ":vec"])
         except redis.RedisError as exc:
             log.warning("cache unavailable, building the knowledge index: %s", exc)
             return None
@@ -90,19 +117,32 @@ class KnowledgeIndexes:
             return None
         try:
             index = RecallIndex.from_bytes(raw)
-        except CorruptIndex:
+            vectors = None
+            if embedder is not None:
+                if not isinstance(raw_vectors, bytes):
+                    return None
+                vectors = LineVectors.from_bytes(raw_vectors)
+                if (
+                    vectors.model != embedder.name
+                    or vectors.dims != embedder.dims
+                    or len(vectors.matrix) != index.line_count
+                ):
+                    return None
+        except (CorruptIndex, CorruptVectors):
             log.warning("corrupt knowledge index in the cache; rebuilding it")
             return None
         row_ids = json.loads(ids)
         if len(row_ids) != index.line_count:
             return None
-        return index, row_ids
+        return Entry(index, row_ids, vectors)
 
-    def _to_shared(self, key: str, entry: tuple[RecallIndex, list[int]]) -> None:
+    def _to_shared(self, key: str, entry: Entry) -> None:
         try:
             pipe = self._redis.pipeline()
-            pipe.set(key, entry[0].to_bytes(), ex=self._ttl)
-            pipe.set(key + ":ids", json.dumps(entry[1]).encode(), ex=self._ttl)
+            pipe.set(key, entry.index.to_bytes(), ex=self._ttl)
+            pipe.set(key + ":ids", json.dumps(entry.ids).encode(), ex=self._ttl)
+            if entry.vectors is not None:
+                pipe.set(key + ":vec", entry.vectors.to_bytes(), ex=self._ttl)
             pipe.execute()
         except redis.RedisError as exc:
             log.warning("cache unavailable, not caching the knowledge index: %s", exc)
@@ -111,4 +151,10 @@ class KnowledgeIndexes:
 @lru_cache
 def knowledge_indexes() -> KnowledgeIndexes:
     """One per process."""
-    return KnowledgeIndexes(get_redis(), get_settings().cache_ttl_seconds)
+    settings = get_settings()
+    return KnowledgeIndexes(
+        get_redis(),
+        settings.cache_ttl_seconds,
+        settings.recall_cache_mb * 1024 * 1024,
+        settings.embedding_partial_seconds,
+    )

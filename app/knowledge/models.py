@@ -128,6 +128,9 @@ class Fact(Base):
         ForeignKey("extraction_batches.id", ondelete="SET NULL"), index=True
     )
     source: Mapped[str] = mapped_column(String(16), default="extracted", server_default="extracted")
+    embedding: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    """The fact text's vector (app.embeddings), float16; None until one is made."""
+    embedding_model: Mapped[str | None] = mapped_column(String(120))
     created_at: Mapped[datetime] = _now()
     updated_at: Mapped[datetime] = _now()
 
@@ -186,3 +189,6 @@ class DocumentChunk(Base):
     position: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     tokens: Mapped[int] = mapped_column(Integer)
+    embedding: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    """The chunk's vector (app.embeddings), float16; None until one is made."""
+    embedding_model: Mapped[str | None] = mapped_column(String(120))

@@ -11,6 +11,7 @@ from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from app.embeddings.storage import StoredVectors
 from app.knowledge.models import (
     Collection,
     Document,
@@ -100,13 +101,18 @@ def retired(today: date) -> Any:
     )
 
 
-def retrievable_facts(session: Session, user_id: int, today: date) -> list[tuple[int, str]]:
+IndexRow = tuple[int, str, bytes | None, str | None]
+"""What a search index is built from: (row id, text, stored vector, model that made it)."""
+
+
+def retrievable_facts(session: Session, user_id: int, today: date) -> list[IndexRow]:
+    """The facts search reads today, each with its stored vector and model."""
     rows = session.execute(
-        select(Fact.id, Fact.text)
+        select(Fact.id, Fact.text, Fact.embedding, Fact.embedding_model)
         .where(Fact.end_user_id == user_id, current(today))
         .order_by(Fact.id)
     ).all()
-    return [(row[0], row[1]) for row in rows]
+    return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 def active_facts(session: Session, user_id: int) -> list[Fact]:
@@ -391,13 +397,29 @@ def documents_of(
     return list(session.scalars(statement.order_by(Document.id.desc()).limit(limit + 1)))
 
 
-def chunk_texts(session: Session, collection_id: int) -> list[tuple[int, str]]:
+def chunk_texts(session: Session, collection_id: int) -> list[IndexRow]:
+    """A collection's chunks, each with its stored vector and model."""
     rows = session.execute(
-        select(DocumentChunk.id, DocumentChunk.text)
+        select(
+            DocumentChunk.id,
+            DocumentChunk.text,
+            DocumentChunk.embedding,
+            DocumentChunk.embedding_model,
+        )
         .where(DocumentChunk.collection_id == collection_id)
         .order_by(DocumentChunk.id)
     ).all()
-    return [(row[0], row[1]) for row in rows]
+    return [(row[0], row[1], row[2], row[3]) for row in rows]
+
+
+def chunks_of(session: Session, document_id: int) -> list[DocumentChunk]:
+    return list(
+        session.scalars(
+            select(DocumentChunk)
+            .where(DocumentChunk.document_id == document_id)
+            .order_by(DocumentChunk.position)
+        )
+    )
 
 
 def chunks_by_ids(session: Session, ids: Sequence[int]) -> list[tuple[DocumentChunk, Document]]:
@@ -411,7 +433,9 @@ def chunks_by_ids(session: Session, ids: Sequence[int]) -> list[tuple[DocumentCh
     return [(row[0], row[1]) for row in rows]
 
 
-def replace_chunks(session: Session, doc: Document, chunks: Sequence[tuple[str, int]]) -> None:
+def replace_chunks(
+    session: Session, doc: Document, chunks: Sequence[tuple[str, int]], vectors: StoredVectors
+) -> None:
     session.execute(delete(DocumentChunk).where(DocumentChunk.document_id == doc.id))
     if chunks:
         session.execute(
@@ -423,8 +447,12 @@ def replace_chunks(session: Session, doc: Document, chunks: Sequence[tuple[str, 
                         "position": n,
                         "text": text,
                         "tokens": tokens,
+                        "embedding": vector,
+                        "embedding_model": vectors.model if vector is not None else None,
                     }
-                    for n, (text, tokens) in enumerate(chunks)
+                    for n, ((text, tokens), vector) in enumerate(
+                        zip(chunks, vectors.vectors, strict=True)
+                    )
                 ]
             )
         )

@@ -1,8 +1,11 @@
 """Blended retrieval: one search over an end-user's current facts and the tenant's collections.
 
-Each source has its own lexical index (app.recall.engine): the user's facts that hold today,
-and each collection's chunks. The query goes to each, and the hits are merged by score, so the
-most relevant facts and passages come first whichever source holds them. `sources` groups the
+Each source has its own lexical index (app.recall.engine) and, with meaning on, its rows'
+vectors: the user's facts that hold today, and each collection's chunks. The query goes to
+each, and the candidates are fused across sources (app.recall.hybrid: the lexical part is a
+share of the best lexical score over all sources, the semantic part the cosine above the
+floor), so the most relevant facts and passages come first whichever source holds them. With
+meaning off, the lexical scores are merged as they are. `sources` groups the
 hits: one entry per document, one for the user's facts, ordered by their best hit.
 
 A failure here is an error for the caller: a request that asked for context is never answered
@@ -21,11 +24,22 @@ import psycopg
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from app.embeddings import Embedder
+from app.embeddings.base import Matrix
 from app.errors import ServiceUnavailable
 from app.knowledge import repository as repo
-from app.knowledge.indexes import KnowledgeIndexes, chunks_key, facts_key
+from app.knowledge.indexes import Entry, KnowledgeIndexes, chunks_key, facts_key
 from app.knowledge.models import Collection, EndUser
 from app.recall.engine import RecallOptions, recall
+from app.recall.hybrid import (
+    CANDIDATES,
+    Fused,
+    Meaning,
+    candidate_options,
+    cosines,
+    fuse,
+    select,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +57,15 @@ class KnowledgeHit:
     collection: str | None = None
     title: str | None = None
     source: str | None = None
+    why: Fused | None = None
+    """With meaning on: the lexical and semantic parts of the score."""
 
     def to_json(self, user: str | None) -> dict[str, Any]:
+        why = (
+            {"lexical": round(self.why.lexical, 4), "semantic": round(self.why.semantic, 4)}
+            if self.why is not None
+            else {}
+        )
         if self.type == "fact":
             return {
                 "type": "fact",
@@ -52,6 +73,7 @@ class KnowledgeHit:
                 "user": user,
                 "text": self.text,
                 "score": round(self.score, 4),
+                **why,
             }
         return {
             "type": "passage",
@@ -62,6 +84,7 @@ class KnowledgeHit:
             "source": self.source,
             "text": self.text,
             "score": round(self.score, 4),
+            **why,
         }
 
 
@@ -111,6 +134,10 @@ class Retrieved:
         return [h.id for h in self.hits if h.type == "passage"]
 
 
+Kept = tuple[float, str, int, int, Fused | None]
+"""score, type ("fact" or "passage"), row id, source pk, and the fused parts."""
+
+
 def search(
     session: Session,
     indexes: KnowledgeIndexes,
@@ -121,10 +148,17 @@ def search(
     collections: Sequence[Collection],
     today: date,
     top_k: int = 8,
+    embedder: Embedder | None = None,
 ) -> list[KnowledgeHit]:
-    """The best `top_k` facts and passages for `query`, best first."""
+    """The best `top_k` facts and passages for `query`, best first; by words and meaning when
+    an `embedder` is given, else by words."""
     try:
-        return _search(session, indexes, tenant_id, query, user, collections, today, top_k)
+        sources = _sources(session, indexes, tenant_id, user, collections, today, embedder)
+        if embedder is None:
+            kept = _lexical(sources, query, top_k)
+        else:
+            kept = _hybrid(sources, query, embedder.encode([query])[0], top_k)
+        return _load(session, kept, {c.id: c.slug for c in collections})
     except (SQLAlchemyError, psycopg.Error, OSError) as exc:
         log.exception("knowledge retrieval failed")
         raise ServiceUnavailable(
@@ -134,54 +168,100 @@ def search(
         ) from exc
 
 
-def _search(
+@dataclass(frozen=True, slots=True)
+class _Source:
+    kind: str  # "fact" or "passage"
+    pk: int  # the user's or the collection's row id
+    entry: Entry
+
+
+def _sources(
     session: Session,
     indexes: KnowledgeIndexes,
     tenant_id: str,
-    query: str,
     user: EndUser | None,
     collections: Sequence[Collection],
     today: date,
-    top_k: int,
-) -> list[KnowledgeHit]:
-    options = RecallOptions(top_k=top_k, min_share=0.05, use_names=False, use_question_words=False)
-    scored: list[tuple[float, str, int, int]] = []  # score, type, row id, source pk
+    embedder: Embedder | None,
+) -> list[_Source]:
+    sources = []
     if user is not None:
         user_pk = user.id
-        index, ids = indexes.get(
+        entry = indexes.get(
             facts_key(tenant_id, user.id, user.version, today),
             lambda: repo.retrievable_facts(session, user_pk, today),
+            embedder,
         )
-        for hit in recall(index, state=query, question="", names=(), options=options):
-            scored.append((hit.score, "fact", ids[hit.index], user.id))
+        sources.append(_Source("fact", user.id, entry))
     for collection in collections:
         collection_pk = collection.id
-        index, ids = indexes.get(
+        entry = indexes.get(
             chunks_key(tenant_id, collection.id, collection.version),
             lambda pk=collection_pk: repo.chunk_texts(session, pk),  # type: ignore[misc]
+            embedder,
         )
-        for hit in recall(index, state=query, question="", names=(), options=options):
-            scored.append((hit.score, "passage", ids[hit.index], collection.id))
+        sources.append(_Source("passage", collection.id, entry))
+    return sources
+
+
+def _options(top_k: int) -> RecallOptions:
+    return RecallOptions(top_k=top_k, min_share=0.05, use_names=False, use_question_words=False)
+
+
+def _lexical(sources: list[_Source], query: str, top_k: int) -> list[Kept]:
+    scored: list[Kept] = []
+    for source in sources:
+        entry = source.entry
+        for hit in recall(entry.index, state=query, question="", names=(), options=_options(top_k)):
+            scored.append((hit.score, source.kind, entry.ids[hit.index], source.pk, None))
     if not scored:
         return []
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
     best = scored[0][0]
-    kept = [s for s in scored if s[0] >= best * MIN_SHARE][:top_k]
-    return _load(session, kept, {c.id: c.slug for c in collections})
+    return [s for s in scored if s[0] >= best * MIN_SHARE][:top_k]
 
 
-def _load(
-    session: Session, kept: list[tuple[float, str, int, int]], slugs: dict[int, str]
-) -> list[KnowledgeHit]:
+def _hybrid(sources: list[_Source], query: str, query_vector: Matrix, top_k: int) -> list[Kept]:
+    lexical: dict[tuple[int, int], float] = {}
+    cosine: dict[tuple[int, int], float] = {}
+    unembedded: set[tuple[int, int]] = set()
+    most = max(CANDIDATES, top_k)
+    for n, source in enumerate(sources):
+        entry = source.entry
+        hits = recall(
+            entry.index,
+            state=query,
+            question="",
+            names=(),
+            options=candidate_options(_options(top_k)),
+        )
+        found = {hit.index: hit.score for hit in hits}
+        lexical.update(((n, line_no), score) for line_no, score in found.items())
+        vectors = entry.vectors
+        if vectors is not None and entry.index.line_count:
+            meaning = Meaning(vectors, query_vector)
+            found_cosines = cosines(meaning, found, most)
+            cosine.update(((n, line_no), c) for line_no, c in found_cosines.items())
+            unembedded.update((n, line_no) for line_no in found if vectors.absent[line_no])
+    kept: list[Kept] = []
+    scale = max((source.entry.index.distinct_word_score for source in sources), default=0.0)
+    fused = fuse(lexical, cosine, scale, unembedded)
+    for (n, line_no), parts in select(fused, top_k=top_k, min_share=MIN_SHARE):
+        source = sources[n]
+        kept.append((parts.score, source.kind, source.entry.ids[line_no], source.pk, parts))
+    return kept
+
+
+def _load(session: Session, kept: list[Kept], slugs: dict[int, str]) -> list[KnowledgeHit]:
     facts = {f.id: f for f in repo.facts_by_ids(session, [s[2] for s in kept if s[1] == "fact"])}
     chunks = {
         chunk.id: (chunk, doc)
         for chunk, doc in repo.chunks_by_ids(session, [s[2] for s in kept if s[1] == "passage"])
     }
     hits = []
-    for score, kind, row_id, source_pk in kept:
+    for score, kind, row_id, source_pk, why in kept:
         if kind == "fact" and row_id in facts:
-            hits.append(KnowledgeHit("fact", row_id, facts[row_id].text, score))
+            hits.append(KnowledgeHit("fact", row_id, facts[row_id].text, score, why=why))
         elif kind == "passage" and row_id in chunks:
             chunk, doc = chunks[row_id]
             hits.append(
@@ -194,6 +274,7 @@ def _load(
                     collection=slugs.get(source_pk),
                     title=doc.title,
                     source=doc.source,
+                    why=why,
                 )
             )
     return hits

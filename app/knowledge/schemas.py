@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 from app.memory.schemas import Body, Usage
 
@@ -165,6 +165,9 @@ class SearchIn(Body):
     user: UserId | None = None
     collection: Slug | list[Slug] | None = None
     top_k: int = Field(default=8, ge=1, le=20)
+    semantic: StrictBool = Field(
+        default=True, description="meaning as well as words; false: words alone"
+    )
 
 
 class SearchOut(BaseModel):

@@ -21,6 +21,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
+from app.embeddings import current_embedder
+from app.embeddings.storage import vectors_for_write
 from app.errors import Conflict, DossierError, Invalid, NotFound, ServiceUnavailable
 from app.jobs.outbox import JobQueue
 from app.knowledge import repository as repo
@@ -317,6 +319,13 @@ class KnowledgeService:
             )
             self.session.add(fact)
             inserted.append(fact)
+        # Every new or reworded fact gets the vector of its new text.
+        changed = [*inserted, *(stored[fact_id] for fact_id, _ in plan.updates)]
+        texts = [fact.text for fact in inserted] + [item.text for _, item in plan.updates]
+        stamped = vectors_for_write(texts, self.jobs)
+        for fact, vector in zip(changed, stamped.vectors, strict=True):
+            fact.embedding = vector
+            fact.embedding_model = stamped.model if vector is not None else None
         self.session.flush()
         result.inserted = [fact.id for fact in inserted]
         for fact_id, item in plan.updates:
@@ -565,6 +574,7 @@ class KnowledgeService:
         personal: bool,
         top_k: int,
         route: str,
+        semantic: bool = True,
     ) -> tuple[Retrieved, Any]:
         """Blended retrieval when there is something to consult (a user, or a ready document
         in scope); charged once when it runs, found anything or not. Returns the result and
@@ -590,6 +600,7 @@ class KnowledgeService:
             collections=scope if has_documents else [],
             today=self.today(),
             top_k=top_k,
+            embedder=current_embedder() if semantic else None,
         )
         result = Retrieved(hits=hits, searched=True, user=user_name)
         record(
@@ -614,6 +625,7 @@ class KnowledgeService:
             personal=True,
             top_k=body.top_k,
             route="knowledge.search",
+            semantic=body.semantic,
         )
         return SearchOut(
             data=[hit.to_json(body.user) for hit in result.hits],

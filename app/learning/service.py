@@ -16,6 +16,7 @@ from app.audit.service import record
 from app.cache import SubjectCache
 from app.decisions.asking import ask_distinct
 from app.decisions.wire import parse_request
+from app.embeddings.storage import vectors_for_write
 from app.engines.base import Engine
 from app.errors import NotFound
 from app.jobs.outbox import JobQueue
@@ -75,6 +76,7 @@ def sentence_probabilities(
 @dataclass
 class Learner:
     session: Session
+    jobs: JobQueue
     engine: Engine
     cache: SubjectCache
 
@@ -97,7 +99,13 @@ class Learner:
         learned = [line for line in learned if line not in self._active_texts(subject.id)]
         retired = self._supersede(subject.id, learned) if learned else []
         if learned:
-            memory_repo.add_lines(self.session, subject, learned, learned_request_id=request_id)
+            memory_repo.add_lines(
+                self.session,
+                subject,
+                learned,
+                vectors_for_write(learned, self.jobs),
+                learned_request_id=request_id,
+            )
         if learned or retired:
             old = memory_repo.bump_version(self.session, subject)
             self.cache.drop_version(str(request.tenant_id), subject.id, old)

@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from app.embeddings.storage import StoredVectors
 from app.models import Alias, Line, Rule, Subject
 
 
@@ -51,10 +52,13 @@ def add_lines(
     session: Session,
     subject: Subject,
     texts: Sequence[str],
+    vectors: StoredVectors,
     *,
     learned_request_id: str | None = None,
 ) -> None:
-    """Append lines with COPY: a 10,000-line write is one round trip, not 10,000 inserts."""
+    """Append lines, each with its vector, with COPY: a 10,000-line write is one round trip,
+    not 10,000 inserts. Binary COPY: in text format each 512-byte vector would travel as 1 KB
+    of hex, escaped and parsed again."""
     if not texts:
         return
     start = subject.next_position
@@ -63,11 +67,15 @@ def add_lines(
     with (
         raw.cursor() as cursor,
         cursor.copy(
-            "COPY lines (subject_id, position, text, learned_request_id) FROM STDIN"
+            "COPY lines (subject_id, position, text, learned_request_id, embedding, "
+            "embedding_model) FROM STDIN (FORMAT BINARY)"
         ) as copy,
     ):
-        for offset, text in enumerate(texts):
-            copy.write_row((subject.id, start + offset, text, learned_request_id))
+        copy.set_types(["int8", "int8", "text", "varchar", "bytea", "varchar"])
+        model = vectors.model
+        for offset, (text, vector) in enumerate(zip(texts, vectors.vectors, strict=True)):
+            made_by = model if vector is not None else None
+            copy.write_row((subject.id, start + offset, text, learned_request_id, vector, made_by))
     subject.next_position = start + len(texts)
     subject.line_count = subject.line_count + len(texts)
 
@@ -81,6 +89,19 @@ def line_texts(session: Session, subject_id: int) -> list[str]:
             .order_by(Line.position)
         )
     )
+
+
+def line_vectors(session: Session, subject_id: int) -> list[tuple[str, bytes | None, str | None]]:
+    """The lines recall reads (as `line_texts`), each with its stored vector and model."""
+    raw = session.connection().connection.driver_connection
+    assert isinstance(raw, psycopg.Connection)
+    with raw.cursor() as cursor:
+        cursor.execute(
+            "SELECT text, embedding, embedding_model FROM lines "
+            "WHERE subject_id = %s AND retired_at IS NULL ORDER BY position",
+            (subject_id,),
+        )
+        return cursor.fetchall()
 
 
 def retired_lines(session: Session, subject_id: int) -> list[Line]:

@@ -7,6 +7,7 @@ transaction, and moves the subject's version so no cache serves the old memory.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -15,6 +16,9 @@ from sqlalchemy.orm import Session
 
 from app.audit.service import record
 from app.cache import SubjectCache
+from app.embeddings import Embedder
+from app.embeddings.storage import vectors_for_write
+from app.embeddings.vectors import LineVectors
 from app.errors import Conflict, Invalid, NotFound
 from app.jobs.outbox import JobQueue
 from app.ledger.service import charge, ensure_can_pay
@@ -108,7 +112,7 @@ class MemoryService:
             units=len(texts),
             subject=body.subject,
         )
-        repo.add_lines(self.session, subject, texts)
+        repo.add_lines(self.session, subject, texts, vectors_for_write(texts, self.jobs))
         self.written(tenant, subject, "memory.remember", counts={"lines": len(texts)})
         return RememberOut(
             subject=body.subject,
@@ -349,6 +353,21 @@ def clean_after_subject_delete(
         "memory.delete.cleaned",
         subject=subject,
         counts=counts,
+    )
+
+
+def line_vectors_of(
+    session: Session, subject_pk: int, lines: Sequence[str], embedder: Embedder
+) -> LineVectors:
+    """The stored vectors of `lines` (the subject's lines at the version recall reads).
+
+    Read by text, so a write committed since that version was read (more rows, or fewer) does
+    not shift a vector onto another line; a line with no row now has none."""
+    stored = {
+        text: (vector, model) for text, vector, model in repo.line_vectors(session, subject_pk)
+    }
+    return LineVectors.from_stored(
+        [stored.get(text, (None, None)) for text in lines], embedder.name, embedder.dims
     )
 
 

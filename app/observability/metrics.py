@@ -29,6 +29,9 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from app.embeddings import current_embedder
+from app.embeddings.refresh import waiting
+
 log = logging.getLogger(__name__)
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -104,7 +107,13 @@ class DeploymentCollector(Collector):
 
     def describe(self) -> Iterable[Metric]:
         # Declared names let the registry check for clashes without querying anything.
-        return [_queue_family(), _batch_family(), _outbox_family(), _up_family()]
+        return [
+            _queue_family(),
+            _batch_family(),
+            _outbox_family(),
+            _vectors_family(),
+            _up_family(),
+        ]
 
     def collect(self) -> Iterable[Metric]:
         up = _up_family()
@@ -133,6 +142,17 @@ class DeploymentCollector(Collector):
             waiting = _outbox_family()
             waiting.add_metric([], outbox)
             yield waiting
+        try:
+            vectors = self._vectors_waiting()
+        except Exception as exc:  # a count past its timeout on a large table, a model error
+            log.warning("metrics: rows waiting for vectors were not counted: %s", exc)
+            up.add_metric(["vectors"], 0)
+        else:
+            up.add_metric(["vectors"], 1)
+            unembedded = _vectors_family()
+            for table, count in vectors.items():
+                unembedded.add_metric([table], count)
+            yield unembedded
         yield up
 
     def _queue_depths(self) -> dict[str, int]:
@@ -154,6 +174,18 @@ class DeploymentCollector(Collector):
             outbox = connection.execute(text("SELECT count(*) FROM outbox_jobs")).scalar_one()
         return counts, int(outbox)
 
+    def _vectors_waiting(self) -> dict[str, int]:
+        """Apart from the other counts: it reads whole tables, and a timeout here must not
+        hide the batch and outbox gauges or report PostgreSQL down."""
+        from sqlalchemy import text
+
+        embedder = current_embedder()
+        if embedder is None:
+            return {}
+        with self.engine().connect() as connection:
+            connection.execute(text(f"SET LOCAL statement_timeout = {_COUNT_TIMEOUT_MS}"))
+            return waiting(connection, embedder.name)
+
 
 def _queue_family() -> GaugeMetricFamily:
     return GaugeMetricFamily(
@@ -171,6 +203,15 @@ def _outbox_family() -> GaugeMetricFamily:
     return GaugeMetricFamily(
         "dossier_outbox_jobs",
         "Jobs committed but not yet taken by the broker (it is down, or the job is delayed).",
+    )
+
+
+def _vectors_family() -> GaugeMetricFamily:
+    return GaugeMetricFamily(
+        "dossier_vectors_waiting",
+        "Rows without a vector of the current embedding model (the embeddings queue fills "
+        "them in; recall finds them by words meanwhile).",
+        labels=["table"],
     )
 
 

@@ -87,6 +87,18 @@ class RecallIndex:
     def term_count(self) -> int:
         return len(self._terms)
 
+    @property
+    def distinct_word_score(self) -> float:
+        """What a line of average length scores for one word no other line holds: the scale
+        of a clear lexical match (app.recall.hybrid)."""
+        return _idf(self.line_count, 1) * (1 + DELTA)
+
+    @property
+    def nbytes(self) -> int:
+        """About what the index holds in memory (arrays, and ~100 bytes per term)."""
+        arrays = sum(values.itemsize * len(values) for values in self._arrays())
+        return arrays + 100 * len(self._terms)
+
     def _arrays(self) -> tuple[array, ...]:
         return (
             self._offsets,

@@ -37,10 +37,16 @@ assert STATE_WEIGHT >= NAME_WEIGHT >= QUESTION_WEIGHT  # _query's precedence rel
 @dataclass(slots=True)
 class Hit:
     """A recalled line: its position in the subject's lines, and its score. (Not frozen:
-    a frozen dataclass costs a microsecond to make, a tenth of a query's budget.)"""
+    a frozen dataclass costs a microsecond to make, a tenth of a query's budget.)
+
+    `lexical` and `semantic` are the two parts of a hybrid score (app.recall.hybrid), which
+    add up to `score`; a lexical-only hit has `semantic` 0 and `lexical` None (its score is
+    the raw BM25 sum, not a share)."""
 
     index: int
     score: float
+    lexical: float | None = None
+    semantic: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,9 +19,7 @@ from typing import Any
 
 # An escape `\u0000` or `\uD800`-`\uDFFF` preceded by an even number of backslashes (so `\\u0000`,
 # a backslash then "u0000", is not one), or a surrogate encoded raw in UTF-8 (ED A0-BF xx).
-_SUSPECT = re.compile(
-    rb"(?<!\\)(?:\\\\)*\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})|\xed[\xa0-\xbf]"
-)
+_SUSPECT = re.compile(rb"(?<!\\)(?:\\\\)*\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})|\xed[\xa0-\xbf]")
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 

@@ -346,5 +346,6 @@ def main() -> None:
     )
     print("\n".join(lines), flush=True)
 
+
 if __name__ == "__main__":
     main()

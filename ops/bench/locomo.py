@@ -11,7 +11,8 @@ Each conversation is one end-user. Its dialog turns go in as facts, one per turn
 They are not run through extraction: LoCoMo's questions ask about any turn, and the embedded
 extractor keeps only durable facts and events about the speaker, so this measures the
 retrieval, not the extractor. Each question (category 5, adversarial, left out, and questions
-without evidence) is asked with `POST /v1/knowledge/search {"query", "user", "top_k": 10}`;
+without evidence) is asked twice with `POST /v1/knowledge/search {"query", "user", "top_k": 10,
+"semantic"}`: by words alone (lexical) and by words and meaning (hybrid, the default);
 a fact maps back to its turn's dia_id by its text (read back with the export route).
 recall@k is the share of a question's evidence dia_ids among the first k hits, averaged over
 questions.
@@ -33,6 +34,7 @@ from ops.bench.harness import client, running_api  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared/data/locomo-dev.json"
 KS = (5, 10)
+MODES = {"lexical": False, "hybrid": True}
 
 
 def turns_of(conversation: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -64,10 +66,10 @@ def main(argv: list[str]) -> None:
     conversations = json.loads(path.read_text())
     with running_api() as bench, client(bench) as http:
         http.put("/v1/knowledge/settings", json={"enabled": True}).raise_for_status()
-        totals = {k: 0.0 for k in KS}
+        totals = {(mode, k): 0.0 for mode in MODES for k in KS}
         questions = 0
         turns_loaded = 0
-        search_ms: list[float] = []
+        search_ms: dict[str, list[float]] = {mode: [] for mode in MODES}
         for conversation in conversations:
             user = conversation["sample_id"]
             turns = turns_of(conversation)
@@ -85,21 +87,26 @@ def main(argv: list[str]) -> None:
             for qa in conversation["qa"]:
                 if qa["category"] == 5 or not qa.get("evidence"):
                     continue
-                started = time.perf_counter()
-                response = http.post(
-                    "/v1/knowledge/search",
-                    json={"query": qa["question"], "user": user, "top_k": max(KS)},
-                )
-                search_ms.append((time.perf_counter() - started) * 1000)
-                response.raise_for_status()
-                ranked: list[str] = []
-                for hit in response.json()["data"]:
-                    ranked.extend(d for d in dia_of.get(hit["id"], []) if d not in ranked)
-                evidence = set(qa["evidence"])
-                for k in KS:
-                    totals[k] += len(evidence & set(ranked[:k])) / len(evidence)
+                for mode, semantic in MODES.items():
+                    started = time.perf_counter()
+                    response = http.post(
+                        "/v1/knowledge/search",
+                        json={
+                            "query": qa["question"],
+                            "user": user,
+                            "top_k": max(KS),
+                            "semantic": semantic,
+                        },
+                    )
+                    search_ms[mode].append((time.perf_counter() - started) * 1000)
+                    response.raise_for_status()
+                    ranked: list[str] = []
+                    for hit in response.json()["data"]:
+                        ranked.extend(d for d in dia_of.get(hit["id"], []) if d not in ranked)
+                    evidence = set(qa["evidence"])
+                    for k in KS:
+                        totals[mode, k] += len(evidence & set(ranked[:k])) / len(evidence)
                 questions += 1
-    search_ms.sort()
     print(
         f"LoCoMo ({path.name}): {len(conversations)} conversations, {turns_loaded} dialog turns "
         "loaded as facts (one fact per turn, POST /v1/users/{user}/facts), not as conversations"
@@ -108,12 +115,13 @@ def main(argv: list[str]) -> None:
         f"{questions} questions (category 5 and questions without evidence left out), each "
         "asked with POST /v1/knowledge/search"
     )
-    for k in KS:
-        print(f"  evidence recall@{k:<2} {totals[k] / questions:.3f}")
-    print(
-        f"  search through HTTP: p50 {search_ms[len(search_ms) // 2]:.1f} ms, "
-        f"p99 {search_ms[int(0.99 * (len(search_ms) - 1))]:.1f} ms"
-    )
+    print(f"{'search':<10} {'@5':>7} {'@10':>7} {'p50 ms':>8} {'p99 ms':>8}  (through HTTP)")
+    for mode in MODES:
+        timings = sorted(search_ms[mode])
+        recalls = " ".join(f"{totals[mode, k] / questions:>7.3f}" for k in KS)
+        p50 = timings[len(timings) // 2]
+        p99 = timings[int(0.99 * (len(timings) - 1))]
+        print(f"{mode:<10} {recalls} {p50:>8.1f} {p99:>8.1f}")
 
 
 def _fact_dia_ids(http: Any, user: str, by_text: dict[str, list[str]]) -> dict[int, list[str]]:

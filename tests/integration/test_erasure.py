@@ -96,6 +96,17 @@ def test_erasing_subjects_proves_it_and_leaves_the_rest(client, worker: Services
     )
     assert batch.status_code == 201
     time.sleep(1)
+    decided = client.post(
+        "/v1/systemone",
+        json={
+            "model": "m",
+            "subject": "nadia",
+            "state": "Who holds the depot keys?",
+            "questions": {"q": {"type": "noul", "instructions": "?"}},
+        },
+        headers=tenant.headers,
+    )
+    assert decided.status_code == 200 and decided.json()["memory"]["recall"] == "hybrid"
     other_before = count_lines(other)
 
     job = wait(client, erase(client, {"tenant_id": tenant.tenant_id, "subjects": ["nadia"]}))
@@ -104,6 +115,9 @@ def test_erasing_subjects_proves_it_and_leaves_the_rest(client, worker: Services
     assert proof["verified"] is True, proof
     assert proof["stores"]["postgres.lines"] == {"before": 2, "after": 0}
     assert proof["stores"]["postgres.subjects"] == {"before": 1, "after": 0}
+    # The lines' vectors, stored beside them and cached for recall, went with them.
+    assert proof["stores"]["postgres.lines.embedding (vectors)"] == {"before": 2, "after": 0}
+    assert proof["stores"]["redis.vectors"] == {"before": 1, "after": 0}
     assert (
         proof["stores"]["redis.keys"]["before"] >= 1 and proof["stores"]["redis.keys"]["after"] == 0
     )
@@ -128,6 +142,7 @@ def test_erasing_end_users_takes_their_facts(client, worker):
     job = wait(client, erase(client, {"tenant_id": tenant.tenant_id, "users": ["u-1"]}))
     assert job["proof"]["verified"] is True, job["proof"]
     assert job["proof"]["stores"]["postgres.facts"] == {"before": 2, "after": 0}
+    assert job["proof"]["stores"]["postgres.facts.embedding (vectors)"]["after"] == 0
     assert job["proof"]["stores"]["postgres.end_users"] == {"before": 1, "after": 0}
     from app.db import session_scope
 

@@ -556,12 +556,14 @@ def test_an_upstream_model_gets_the_context_and_the_answer_gets_sources(
 
 
 class _BrokenIndexes(KnowledgeIndexes):
-    def get(self, key: str, load: Any) -> Any:
+    def get(self, key: str, load: Any, embedder: Any = None) -> Any:
         raise OSError("the knowledge store is down")
 
 
 def _broken_knowledge(uow: UowDep) -> KnowledgeService:
-    return KnowledgeService(uow.session, uow.jobs, get_settings(), _BrokenIndexes(Redis(), 60))
+    return KnowledgeService(
+        uow.session, uow.jobs, get_settings(), _BrokenIndexes(Redis(), 60, 1 << 20)
+    )
 
 
 def test_retrieval_that_fails_fails_the_request(client: TestClient, tenant: Tenant) -> None:

@@ -43,8 +43,9 @@ def private_redis(tmp_path: Path):
     """A Redis of this test's own, so the test can stop it."""
     server = RedisProcess(tmp_path)
     server.start()
-    yield server.process, redis.Redis(
-        port=server.port, socket_timeout=0.5, socket_connect_timeout=0.5
+    yield (
+        server.process,
+        redis.Redis(port=server.port, socket_timeout=0.5, socket_connect_timeout=0.5),
     )
     server.stop()
 

@@ -1,0 +1,98 @@
+"""The vectors of one recall index's lines, in line order, as recall reads them.
+
+Built from the rows' stored bytes (float16, app.embeddings.base.to_stored). A row without a
+vector of the current model (written before meaning was on, under another model and not yet
+re-embedded, or by a slow encoder the queue has not reached) is marked missing: recall scores
+it by its words alone (app.recall.hybrid), and `missing` counts such rows, so recall can say its
+meaning was partial.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from app.embeddings.base import Matrix
+
+_MAGIC = b"DVE2"
+_HEADER = 512
+
+
+class CorruptVectors(ValueError):
+    """Serialised bytes that are not vectors of this format."""
+
+
+class LineVectors:
+    """One unit-norm row per line (a missing line's row is zero, and `absent` marks it)."""
+
+    __slots__ = ("matrix", "absent", "model")
+
+    def __init__(self, matrix: Matrix, absent: npt.NDArray[np.bool_], model: str) -> None:
+        self.matrix = matrix
+        self.absent = absent
+        self.model = model
+
+    @property
+    def missing(self) -> int:
+        return int(self.absent.sum())
+
+    @property
+    def dims(self) -> int:
+        return int(self.matrix.shape[1])
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.matrix.nbytes + self.absent.nbytes)
+
+    @classmethod
+    def from_stored(
+        cls, rows: Sequence[tuple[bytes | None, str | None]], model: str, dims: int
+    ) -> LineVectors:
+        """From (embedding, embedding_model) per line; another model's vector counts as none."""
+        half = np.zeros((len(rows), dims), dtype="<f2")
+        absent = np.zeros(len(rows), dtype=np.bool_)
+        for n, (raw, made_by) in enumerate(rows):
+            if raw is None or made_by != model or len(raw) != dims * 2:
+                absent[n] = True
+                continue
+            half[n] = np.frombuffer(raw, dtype="<f2")
+        return cls(half.astype(np.float32), absent, model)
+
+    def similarities(self, query: Matrix) -> Matrix:
+        """Cosine of every line with the query vector (both unit-norm; a missing line 0)."""
+        return self.matrix @ query
+
+    def to_bytes(self) -> bytes:
+        """A small text header, then the float16 rows and the missing marks as they are:
+        zlib would save ~7% of float16 noise at ~145 ms for 10,000 lines."""
+        rows, dims = self.matrix.shape
+        header = f"{rows}:{dims}:{self.model}".encode()
+        if len(header) > _HEADER:
+            raise ValueError("model name too long to cache")
+        return (
+            _MAGIC
+            + header.ljust(_HEADER)
+            + self.matrix.astype("<f2").tobytes()
+            + np.packbits(self.absent).tobytes()
+        )
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> LineVectors:
+        if not data.startswith(_MAGIC):
+            raise CorruptVectors("not line vectors")
+        body = data[len(_MAGIC) :]
+        try:
+            rows_text, dims_text, model = body[:_HEADER].decode().rstrip().split(":", 2)
+            rows, dims = int(rows_text), int(dims_text)
+            size = rows * dims * 2
+            half = np.frombuffer(body[_HEADER : _HEADER + size], dtype="<f2")
+            matrix = half.reshape((rows, dims)).astype(np.float32)
+            marks = np.frombuffer(body[_HEADER + size :], dtype=np.uint8)
+            absent = np.unpackbits(marks, count=rows).astype(np.bool_)
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise CorruptVectors("unreadable line vectors") from exc
+        if len(body) != _HEADER + size + (rows + 7) // 8:
+            raise CorruptVectors("truncated line vectors")
+        return cls(matrix, absent, model)

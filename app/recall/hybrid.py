@@ -1,0 +1,152 @@
+"""Hybrid recall: the lexical score and the meaning of the words, fused per query.
+
+Lexical recall (app.recall.scoring) finds lines that share names and phrases with the state;
+a line that says the same thing in other words it cannot see ("Who is my boss?" and "Reports
+to Ines Valcourt"). The cosine of the state's vector with each line's (app.embeddings) sees
+that, but is blunt with names, numbers and rare terms, where words are exact. So both:
+
+    score = (1 - SEMANTIC_WEIGHT) * lexical / scale
+          + SEMANTIC_WEIGHT * max(0, cosine - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR)
+
+where scale is the query's best lexical score, or what one distinctive word (held by no other
+line) scores if that is more. So the best word match keeps its full weight whatever BM25's
+scale, but a best match on common words only (the subject's name, which most of its lines
+hold) stays a small share and does not outvote a line that means what the state asks. The
+semantic part counts only similarity above the
+floor, below which unrelated texts of one language already sit, so a line with nothing in
+common with the state is never recalled for it. Both parts come back with each hit, which is
+how a decision's memory block and knowledge search say why a line was chosen. `min_share` and
+`top_k` apply to the fused score; names and question words weigh in the lexical part only, as does
+`focus` (a line found by meaning is kept: it is about the state, not only the subject's name).
+
+The weight and floor were chosen for the packaged model on `ops/bench/data/meaning_tuning.json`
+(a set written before tuning; half its questions share no word with their answer) and on
+LoCoMo's dev file (ops/bench/recall.py): from weight 0.5 to 0.85 the tuning set rises from
+0.68 to 0.84 (its mean hit rate) while LoCoMo evidence recall@10 falls from 0.689 to 0.683;
+0.8 with a floor of 0.1 keeps most of both (0.81, 0.685). `tests/data/meaning_heldout.json`
+measures them on questions never tuned on (tests/integration/test_meaning.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+
+from app.embeddings.base import Matrix
+from app.embeddings.vectors import LineVectors
+from app.recall.index import RecallIndex
+from app.recall.scoring import Hit, RecallOptions, recall
+
+SEMANTIC_WEIGHT = 0.8
+SEMANTIC_FLOOR = 0.1
+CANDIDATES = 10
+"""Lines taken from each side before fusing: lexical recall's limit, and as many by cosine."""
+
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Meaning:
+    """What hybrid recall needs beyond the words: the lines' vectors and the query's."""
+
+    vectors: LineVectors
+    query: Matrix
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    lexical: float
+    semantic: float
+
+    @property
+    def score(self) -> float:
+        return self.lexical + self.semantic
+
+
+def candidate_options(options: RecallOptions) -> RecallOptions:
+    """Lexical recall's options for the candidates: at least CANDIDATES lines, down to its
+    floor share, so fusion sees lines the lexical answer alone would have cut."""
+    return dataclasses.replace(options, top_k=max(CANDIDATES, options.top_k), min_share=0.05)
+
+
+def cosines(meaning: Meaning, lexical: Iterable[int], most: int = CANDIDATES) -> dict[int, float]:
+    """The cosine of each candidate with the query: the `most` most similar lines above the
+    floor, and the lexical candidates whatever their similarity."""
+    similarities = meaning.vectors.similarities(meaning.query)
+    if len(similarities) > most:
+        top = np.argpartition(-similarities, most)[:most]
+    else:
+        top = np.arange(len(similarities))
+    top = top[similarities[top] > SEMANTIC_FLOOR]
+    found = dict(zip(top.tolist(), similarities[top].tolist(), strict=True))
+    rest = [line_no for line_no in lexical if line_no not in found]
+    found.update(zip(rest, similarities[rest].tolist(), strict=True))
+    return found
+
+
+def fuse(
+    lexical: Mapping[K, float],
+    cosine: Mapping[K, float],
+    scale: float,
+    unembedded: Collection[K] = (),
+) -> dict[K, Fused]:
+    """Each candidate's two parts, from raw lexical scores and cosines (a key in one map
+    only scores 0 on the other side); `scale` is the distinctive-word score (see above). A
+    line in `unembedded` has no vector yet: its words count in full (its lexical share, as
+    words-only recall would rank it), so a line just written is not pushed down meanwhile."""
+    best = max(max(lexical.values(), default=0.0), scale)
+    fused: dict[K, Fused] = {}
+    for key in lexical.keys() | cosine.keys():
+        lexical_part = lexical.get(key, 0.0) / best if best > 0 else 0.0
+        if key in unembedded:
+            fused[key] = Fused(lexical_part, 0.0)
+            continue
+        semantic_part = max(0.0, (cosine.get(key, 0.0) - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR))
+        fused[key] = Fused((1 - SEMANTIC_WEIGHT) * lexical_part, SEMANTIC_WEIGHT * semantic_part)
+    return fused
+
+
+def select(fused: Mapping[K, Fused], *, top_k: int, min_share: float) -> list[tuple[K, Fused]]:
+    """Candidates reaching min_share of the best fused score, at most top_k, best first
+    (ties: the larger lexical part, then the key)."""
+    ranked = sorted(fused.items(), key=lambda item: (-item[1].score, -item[1].lexical, item[0]))
+    if not ranked or ranked[0][1].score <= 0:
+        return []
+    floor = ranked[0][1].score * min_share * (1 - 1e-9)
+    return [item for item in ranked[:top_k] if item[1].score >= floor]
+
+
+def hybrid_recall(
+    index: RecallIndex,
+    meaning: Meaning,
+    *,
+    state: str,
+    question: str,
+    names: Sequence[str],
+    options: RecallOptions,
+) -> list[Hit]:
+    """The lines to show the engine for this state, best first, by the fused score."""
+    if index.line_count == 0:
+        return []
+    lexical = {
+        hit.index: hit.score
+        for hit in recall(
+            index,
+            state=state,
+            question=question,
+            names=names,
+            options=candidate_options(options),
+        )
+    }
+    most = max(CANDIDATES, options.top_k)
+    absent = meaning.vectors.absent
+    unembedded = {line_no for line_no in lexical if absent[line_no]} if absent.any() else set()
+    fused = fuse(lexical, cosines(meaning, lexical, most), index.distinct_word_score, unembedded)
+    return [
+        Hit(line_no, parts.score, parts.lexical, parts.semantic)
+        for line_no, parts in select(fused, top_k=options.top_k, min_share=options.min_share)
+    ]

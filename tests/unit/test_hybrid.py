@@ -1,0 +1,124 @@
+"""Hybrid recall: the fused score, its two parts, and the options that keep their meaning."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.embeddings.vectors import LineVectors
+from app.recall.engine import RecallOptions, build_index, recall
+from app.recall.hybrid import (
+    SEMANTIC_FLOOR,
+    SEMANTIC_WEIGHT,
+    Fused,
+    Meaning,
+    fuse,
+    hybrid_recall,
+    select,
+)
+
+LINES = [
+    "Globex pays by invoice every quarter",
+    "Globex runs the on-premises edition",
+    "Reports to Ines Valcourt",
+    "The office is closed on Fridays",
+]
+
+
+def meaning_toward(line_no: int, cosine: float) -> Meaning:
+    """Line vectors on the first unit axes, and a query at `cosine` to one of them (the rest
+    of it on an axis no line has)."""
+    dims = len(LINES) + 1
+    matrix = np.eye(len(LINES), dims, dtype=np.float32)
+    query = np.zeros(dims, dtype=np.float32)
+    query[line_no] = cosine
+    query[-1] += np.sqrt(1 - cosine**2)
+    return Meaning(LineVectors(matrix, np.zeros(len(LINES), dtype=np.bool_), "test"), query)
+
+
+def test_a_line_found_by_meaning_alone_is_recalled_and_says_so() -> None:
+    index = build_index(LINES)
+    hits = hybrid_recall(
+        index,
+        meaning_toward(2, 0.9),
+        state="Who is their boss?",
+        question="",
+        names=("globex",),
+        options=RecallOptions(),
+    )
+    assert LINES[hits[0].index] == "Reports to Ines Valcourt"
+    assert hits[0].lexical == 0 and hits[0].semantic > 0
+    assert hits[0].score == hits[0].lexical + hits[0].semantic
+
+
+def test_words_still_win_where_they_match() -> None:
+    index = build_index(LINES)
+    hits = hybrid_recall(
+        index,
+        meaning_toward(3, 0.3),
+        state="How does Globex pay the invoice?",
+        question="",
+        names=(),
+        options=RecallOptions(),
+    )
+    assert LINES[hits[0].index] == "Globex pays by invoice every quarter"
+    assert hits[0].lexical and hits[0].lexical > 0
+
+
+def test_nothing_in_common_recalls_nothing() -> None:
+    index = build_index(LINES)
+    hits = hybrid_recall(
+        index,
+        meaning_toward(0, SEMANTIC_FLOOR / 2),
+        state="Quantum chromodynamics",
+        question="",
+        names=(),
+        options=RecallOptions(),
+    )
+    assert hits == []
+    assert (
+        recall(
+            index, state="Quantum chromodynamics", question="", names=(), options=RecallOptions()
+        )
+        == []
+    )
+
+
+def test_a_line_without_its_vector_yet_is_ranked_by_its_words() -> None:
+    """A line written under another model, or not yet reached by the queue, is not pushed
+    below lines that only share the subject's name."""
+    lines = [
+        "Globex wants all refunds sent to the escrow account",
+        "Globex runs the on-premises edition",
+        "Globex pays by invoice every quarter",
+    ]
+    index = build_index(lines)
+    matrix = np.eye(3, 4, dtype=np.float32)
+    matrix[0] = 0
+    absent = np.array([True, False, False])
+    query = np.array([0.0, 0.5, 0.5, np.sqrt(0.5)], dtype=np.float32)
+    hits = hybrid_recall(
+        index,
+        Meaning(LineVectors(matrix, absent, "test"), query),
+        state="Where should the refund go? escrow account",
+        question="",
+        names=("globex",),
+        options=RecallOptions(top_k=2),
+    )
+    assert lines[hits[0].index] == lines[0]
+    assert hits[0].semantic == 0 and hits[0].lexical == 1.0
+
+
+def test_a_common_word_match_stays_a_small_share() -> None:
+    """Sharing only the subject's name (in most lines) scores far below one distinctive word."""
+    parts = fuse({0: 0.2, 1: 0.2}, {2: 0.9}, scale=4.0)
+    assert parts[2].score > parts[0].score
+    assert parts[0].lexical == (1 - SEMANTIC_WEIGHT) * 0.2 / 4.0
+    assert parts[2].semantic == SEMANTIC_WEIGHT * (0.9 - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR)
+
+
+def test_select_keeps_min_share_and_top_k() -> None:
+    fused = {n: Fused(0.0, score) for n, score in enumerate([0.5, 0.4, 0.09, 0.3])}
+    kept = select(fused, top_k=2, min_share=0.2)
+    assert [key for key, _ in kept] == [0, 1]
+    assert [key for key, _ in select(fused, top_k=6, min_share=0.2)] == [0, 1, 3]
+    assert select({0: Fused(0.0, 0.0)}, top_k=6, min_share=0.2) == []
