@@ -104,7 +104,7 @@ def score(client: TestClient, loaded: Loaded, *, semantic: bool) -> dict[str, fl
             recalled = [hit["text"] for hit in response.json()["memory"]["hits"]]
             found["subjects"] += subject["lines"][case["answer"]] in recalled
             asked["subjects"] += 1
-    return {part: found[part] / asked[part] for part in found}
+    return {part: found[part] / asked[part] for part in found if asked[part]}
 
 
 def _search(

@@ -5,26 +5,29 @@ a line that says the same thing in other words it cannot see ("Who is my boss?" 
 to Ines Valcourt"). The cosine of the state's vector with each line's (app.embeddings) sees
 that, but is blunt with names, numbers and rare terms, where words are exact. So both:
 
-    score = (1 - SEMANTIC_WEIGHT) * lexical / scale
-          + SEMANTIC_WEIGHT * max(0, cosine - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR)
+    score = (1 - w) * lexical / scale  +  w * max(0, cosine - floor) / (1 - floor)
 
-where scale is the query's best lexical score, or what one distinctive word (held by no other
-line) scores if that is more. So the best word match keeps its full weight whatever BM25's
-scale, but a best match on common words only (the subject's name, which most of its lines
-hold) stays a small share and does not outvote a line that means what the state asks. The
-semantic part counts only similarity above the
-floor, below which unrelated texts of one language already sit, so a line with nothing in
-common with the state is never recalled for it. Both parts come back with each hit, which is
-how a decision's memory block and knowledge search say why a line was chosen. `min_share` and
-`top_k` apply to the fused score; names and question words weigh in the lexical part only, as does
-`focus` (a line found by meaning is kept: it is about the state, not only the subject's name).
+with w SUBJECT_SEMANTIC_WEIGHT for a decision's subject lines, SEARCH_SEMANTIC_WEIGHT for
+knowledge search, floor SEMANTIC_FLOOR, and scale the query's best lexical score, or what one
+distinctive word (held by no other line) scores if that is more. So the best word match keeps
+its full weight whatever BM25's scale, but a best match on common words only (the subject's
+name, which most of its lines hold) stays a small share and does not outvote a line that means
+what the state asks. The semantic part counts only similarity above the floor, below which
+unrelated texts of one language already sit, so a line with nothing in common with the state is
+never recalled for it. Both parts come back with each hit, which is how a decision's memory
+block and knowledge search say why a line was chosen. `min_share` and `top_k` apply to the
+fused score; names and question words weigh in the lexical part only, as does `focus` (a line
+found by meaning is kept: it is about the state, not only the subject's name).
 
-The weight and floor were chosen for the packaged model on `ops/bench/data/meaning_tuning.json`
-(a set written before tuning; half its questions share no word with their answer) and on
-LoCoMo's dev file (ops/bench/recall.py): from weight 0.5 to 0.85 the tuning set rises from
-0.68 to 0.84 (its mean hit rate) while LoCoMo evidence recall@10 falls from 0.689 to 0.683;
-0.8 with a floor of 0.1 keeps most of both (0.81, 0.685). `tests/data/meaning_heldout.json`
-measures them on questions never tuned on (tests/integration/test_meaning.py).
+The weights and floor were chosen for the packaged model on the tuning sets
+(`ops/bench/data/meaning_tuning*.json`, written before tuning; half their questions share no
+word with their answer) and on LoCoMo's dev file (ops/bench/recall.py). Knowledge search: from
+weight 0.5 to 0.85 the tuning set's facts and documents rise while LoCoMo evidence recall@10
+falls from 0.689 to 0.683; 0.8 with a floor of 0.1 keeps most of both. Subject lines, needed by
+a situation that seldom names them (72 tuning cases): 0.57 of them are recalled at 0.8, 0.625
+at 0.85 and 0.9, 0.60 at 0.95; 0.85 keeps the ordinary wordings best. `tests/data/
+meaning_heldout.json` measures them on questions never tuned on (tests/integration/
+test_meaning.py).
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ from app.embeddings.vectors import LineVectors
 from app.recall.index import RecallIndex
 from app.recall.scoring import Hit, RecallOptions, recall
 
-SEMANTIC_WEIGHT = 0.8
+SEARCH_SEMANTIC_WEIGHT = 0.8
+SUBJECT_SEMANTIC_WEIGHT = 0.85
 SEMANTIC_FLOOR = 0.1
 CANDIDATES = 10
 """Lines taken from each side before fusing: lexical recall's limit, and as many by cosine."""
@@ -93,6 +97,7 @@ def fuse(
     cosine: Mapping[K, float],
     scale: float,
     unembedded: Collection[K] = (),
+    weight: float = SEARCH_SEMANTIC_WEIGHT,
 ) -> dict[K, Fused]:
     """Each candidate's two parts, from raw lexical scores and cosines (a key in one map
     only scores 0 on the other side); `scale` is the distinctive-word score (see above). A
@@ -106,7 +111,7 @@ def fuse(
             fused[key] = Fused(lexical_part, 0.0)
             continue
         semantic_part = max(0.0, (cosine.get(key, 0.0) - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR))
-        fused[key] = Fused((1 - SEMANTIC_WEIGHT) * lexical_part, SEMANTIC_WEIGHT * semantic_part)
+        fused[key] = Fused((1 - weight) * lexical_part, weight * semantic_part)
     return fused
 
 
@@ -128,8 +133,10 @@ def hybrid_recall(
     question: str,
     names: Sequence[str],
     options: RecallOptions,
+    weight: float = SUBJECT_SEMANTIC_WEIGHT,
 ) -> list[Hit]:
-    """The lines to show the engine for this state, best first, by the fused score."""
+    """The lines to show the engine for this state, best first, by the fused score (the
+    semantic part weighing `weight`)."""
     if index.line_count == 0:
         return []
     lexical = {
@@ -145,7 +152,9 @@ def hybrid_recall(
     most = max(CANDIDATES, options.top_k)
     absent = meaning.vectors.absent
     unembedded = {line_no for line_no in lexical if absent[line_no]} if absent.any() else set()
-    fused = fuse(lexical, cosines(meaning, lexical, most), index.distinct_word_score, unembedded)
+    fused = fuse(
+        lexical, cosines(meaning, lexical, most), index.distinct_word_score, unembedded, weight
+    )
     return [
         Hit(line_no, parts.score, parts.lexical, parts.semantic)
         for line_no, parts in select(fused, top_k=options.top_k, min_share=options.min_share)

@@ -86,13 +86,13 @@ def test_reworded_questions_find_what_was_said_in_other_words(
     FIGURES.write_text(json.dumps({"hybrid": hybrid, "lexical": lexical}, indent=2))
     print(f"\nheld-out paraphrase set: hybrid {hybrid}, lexical {lexical}")
     # Measured on this set with the packaged model (README, "Meaning"): facts 34/40, documents
-    # 16/21, subject lines 4/24. The target is 80% for each; facts meet it, documents
+    # 16/21, subject lines 5/24. The target is 80% for each; facts meet it, documents
     # come close, subject lines do not (a static model's similarity between a situation and
     # the one line of 150 it needs is too blunt). These floors catch a regression of more than
     # one question.
     assert hybrid["facts"] >= 33 / 40, hybrid
     assert hybrid["documents"] >= 15 / 21, hybrid
-    assert hybrid["subjects"] >= 3 / 24, hybrid
+    assert hybrid["subjects"] >= 4 / 24, hybrid
     # Words alone cannot bridge them: that is the gap meaning closes.
     assert all(lexical[part] < hybrid[part] for part in hybrid), (lexical, hybrid)
 
@@ -309,6 +309,39 @@ def test_a_model_that_cannot_load_stops_start_up_naming_the_setting(tmp_path: Pa
     )
     assert started.returncode != 0
     assert "DOSSIER_EMBEDDING_MODEL" in started.stderr
+
+
+def test_meaning_off_is_words_alone_and_says_so(services: Services, tmp_path: Path) -> None:
+    broker = RedisProcess(tmp_path)
+    broker.start()
+    try:
+        with own_database(services) as database_url:
+            env = {
+                **os.environ,
+                "DOSSIER_DATABASE_URL": database_url,
+                "DOSSIER_REDIS_URL": broker.url,
+                "DOSSIER_EMBEDDINGS": "off",
+            }
+            with serve_process(env) as url:
+                admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+                http = httpx.Client(base_url=url, timeout=30)
+                made = http.post("/v1/admin/tenants", json={"name": "off"}, headers=admin)
+                http.headers["Authorization"] = f"Bearer {made.json()['api_key']}"
+                http.post(
+                    "/v1/memory/remember",
+                    json={"subject": "acme", "text": "Their office is closed on Fridays"},
+                ).raise_for_status()
+                body = {"model": "m", "state": "Is the office open on Fridays?"}
+                answer = http.post(
+                    "/v1/systemone", json={**body, "questions": NOUL, "subject": "acme"}
+                ).json()
+                assert answer["memory"]["recall"] == "lexical"
+                assert answer["memory"]["hits"][0]["text"] == "Their office is closed on Fridays"
+                assert "semantic" not in answer["memory"]["hits"][0]
+                assert "dossier_vectors_waiting{" not in http.get("/metrics").text
+            assert _vector_models(database_url) == {None: 1}
+    finally:
+        broker.stop()
 
 
 def _vector_models(database_url: str) -> dict[str | None, int]:

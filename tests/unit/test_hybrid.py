@@ -7,8 +7,8 @@ import numpy as np
 from app.embeddings.vectors import LineVectors
 from app.recall.engine import RecallOptions, build_index, recall
 from app.recall.hybrid import (
+    SEARCH_SEMANTIC_WEIGHT,
     SEMANTIC_FLOOR,
-    SEMANTIC_WEIGHT,
     Fused,
     Meaning,
     fuse,
@@ -54,7 +54,7 @@ def test_words_still_win_where_they_match() -> None:
     index = build_index(LINES)
     hits = hybrid_recall(
         index,
-        meaning_toward(3, 0.3),
+        meaning_toward(3, 0.2),  # a weak likeness: a clear word match beats it
         state="How does Globex pay the invoice?",
         question="",
         names=(),
@@ -112,8 +112,10 @@ def test_a_common_word_match_stays_a_small_share() -> None:
     """Sharing only the subject's name (in most lines) scores far below one distinctive word."""
     parts = fuse({0: 0.2, 1: 0.2}, {2: 0.9}, scale=4.0)
     assert parts[2].score > parts[0].score
-    assert parts[0].lexical == (1 - SEMANTIC_WEIGHT) * 0.2 / 4.0
-    assert parts[2].semantic == SEMANTIC_WEIGHT * (0.9 - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR)
+    assert parts[0].lexical == (1 - SEARCH_SEMANTIC_WEIGHT) * 0.2 / 4.0
+    assert parts[2].semantic == SEARCH_SEMANTIC_WEIGHT * (0.9 - SEMANTIC_FLOOR) / (
+        1 - SEMANTIC_FLOOR
+    )
 
 
 def test_select_keeps_min_share_and_top_k() -> None:
