@@ -9,8 +9,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 import redis
 from fastapi.testclient import TestClient
@@ -210,6 +212,52 @@ def own_database(services: Services) -> Iterator[str]:
     finally:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@dataclass
+class OwnServices:
+    """A database and a Redis of one test's own, and the environment that points `dossier
+    serve` and `dossier worker` at them."""
+
+    database_url: str
+    broker: RedisProcess
+    env: dict[str, str]
+
+
+@contextmanager
+def own_services(services: Services, tmp_path: Path, **settings: str) -> Iterator[OwnServices]:
+    """`own_database` and a Redis process of this test's own (its cache and broker, which the
+    test may stop), with `settings` added to the environment as DOSSIER_<NAME>."""
+    broker = RedisProcess(tmp_path)
+    broker.start()
+    try:
+        with own_database(services) as database_url:
+            env = {
+                **os.environ,
+                "DOSSIER_DATABASE_URL": database_url,
+                "DOSSIER_REDIS_URL": broker.url,
+                "DOSSIER_WORKER_METRICS_PORT": "0",
+                **{f"DOSSIER_{name.upper()}": value for name, value in settings.items()},
+            }
+            yield OwnServices(database_url, broker, env)
+    finally:
+        broker.stop()
+
+
+def tenant_http(url: str, name: str) -> httpx.Client:
+    """An HTTP client of a new tenant of the API at `url` (made with the admin token)."""
+    made = httpx.post(
+        f"{url}/v1/admin/tenants",
+        json={"name": name},
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+        timeout=30,
+    )
+    made.raise_for_status()
+    return httpx.Client(
+        base_url=url,
+        timeout=30,
+        headers={"Authorization": f"Bearer {made.json()['api_key']}"},
+    )
 
 
 def wait_until(check: Any, seconds: float, what: str) -> Any:

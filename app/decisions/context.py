@@ -15,20 +15,12 @@ from typing import Any, Literal
 
 from app.decisions.wire import MemoryOptions, Question
 from app.recall.engine import RecallIndex, RecallOptions, recall, subject_name_words
-from app.recall.hybrid import Meaning, hybrid_recall
+from app.recall.hybrid import Fused, Meaning, hybrid_recall
 from app.rules.evaluate import ActiveRule, RulesOutcome
 from app.text.content import content_text
 
 LineKind = Literal["pinned", "rule", "recalled", "computed"]
 ItemKind = Literal["pinned", "rule", "recalled"]
-
-
-@dataclass(frozen=True, slots=True)
-class Why:
-    """Why a line was recalled: the lexical and the semantic share of its score."""
-
-    lexical: float
-    semantic: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +30,7 @@ class ContextLine:
     score: float | None = None
     owner: int = 0
     """Index of the memory item the line belongs to (`MemoryContext.items`)."""
-    why: Why | None = None
+    why: Fused | None = None
     """For a recalled line found by hybrid recall: its lexical and semantic parts."""
 
     def to_json(self) -> dict[str, Any]:
@@ -148,7 +140,7 @@ def recalled_lines(
             lines[hit.index],
             "recalled",
             round(hit.score, 4),
-            why=Why(round(hit.lexical or 0.0, 4), round(hit.semantic, 4)),
+            why=Fused(round(hit.lexical or 0.0, 4), round(hit.semantic, 4)),
         )
         for hit in hits
     ]

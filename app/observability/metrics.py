@@ -28,6 +28,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
+from sqlalchemy import text
 
 from app.embeddings import current_embedder
 from app.embeddings.refresh import waiting
@@ -162,8 +163,6 @@ class DeploymentCollector(Collector):
         return dict(zip(self.queues, (int(n) for n in pipe.execute()), strict=True))
 
     def _database_counts(self) -> tuple[dict[str, int], int]:
-        from sqlalchemy import text
-
         counts = dict.fromkeys(BATCH_ITEM_STATUSES, 0)
         with self.engine().connect() as connection:
             connection.execute(text(f"SET LOCAL statement_timeout = {_COUNT_TIMEOUT_MS}"))
@@ -177,8 +176,6 @@ class DeploymentCollector(Collector):
     def _vectors_waiting(self) -> dict[str, int]:
         """Apart from the other counts: it reads whole tables, and a timeout here must not
         hide the batch and outbox gauges or report PostgreSQL down."""
-        from sqlalchemy import text
-
         embedder = current_embedder()
         if embedder is None:
             return {}

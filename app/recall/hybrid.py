@@ -63,6 +63,8 @@ class Meaning:
 
 @dataclass(frozen=True, slots=True)
 class Fused:
+    """A hit's two parts: why it was chosen, by words and by meaning."""
+
     lexical: float
     semantic: float
 

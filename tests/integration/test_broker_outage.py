@@ -3,14 +3,12 @@ outbox, and everything completes once the broker is back. Nothing is billed for 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import httpx
 import psycopg
 
 from app.serving import serve_process, worker_process
-from tests.support import ADMIN_TOKEN, RedisProcess, Services, own_database, wait_until
+from tests.support import RedisProcess, Services, own_services, tenant_http, wait_until
 
 NOUL = {"urgent": {"type": "noul", "instructions": "Is this urgent?"}}
 
@@ -24,27 +22,16 @@ def _outbox_rows(database_url: str) -> int:
 def test_work_accepted_while_the_broker_is_down_completes_when_it_returns(
     services: Services, tmp_path: Path
 ) -> None:
-    broker = RedisProcess(tmp_path)
-    broker.start()
-    try:
-        with own_database(services) as database_url:
-            env = {
-                **os.environ,
-                "DOSSIER_DATABASE_URL": database_url,
-                "DOSSIER_REDIS_URL": broker.url,
-                "DOSSIER_WORKER_METRICS_PORT": "0",
-            }
-            with serve_process(env) as url, worker_process(env):
-                _scenario(url, database_url, broker)
-    finally:
-        broker.stop()
+    with (
+        own_services(services, tmp_path) as own,
+        serve_process(own.env) as url,
+        worker_process(own.env),
+    ):
+        _scenario(url, own.database_url, own.broker)
 
 
 def _scenario(url: str, database_url: str, broker: RedisProcess) -> None:
-    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-    http = httpx.Client(base_url=url, timeout=30)
-    key = http.post("/v1/admin/tenants", json={"name": "outage"}, headers=admin).json()["api_key"]
-    http.headers["Authorization"] = f"Bearer {key}"
+    http = tenant_http(url, "outage")
     http.post(
         "/v1/memory/remember", json={"subject": "gone", "text": "Soon deleted."}
     ).raise_for_status()

@@ -216,6 +216,9 @@ def test_a_planted_leftover_makes_the_proof_fail_and_names_it(client, worker):
     job = wait(client, erase(client, {"tenant_id": tenant.tenant_id, "subjects": ["nadia"]}))
     assert job["proof"]["verified"] is False
     assert {"store": "postgres.lines.text", "kind": "text", "count": 1} in job["proof"]["residue"]
+    # The copy's vector is the erased line's vector: it is found as well.
+    vector = {"store": "postgres.lines.embedding", "kind": "vector", "count": 1}
+    assert vector in job["proof"]["residue"]
 
 
 def test_a_worker_killed_mid_erasure_and_another_finishes_it(client, worker: Services):

@@ -18,13 +18,26 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from app.cache import get_redis
+from app.db import session_scope
+from app.embeddings import current_embedder
+from app.embeddings.base import to_stored
+from app.embeddings.refresh import TABLES, refresh_chunk, waiting
 from app.embeddings.static import DEFAULT_MODEL
+from app.embeddings.storage import passage_for_meaning
 from app.serving import serve_process, worker_process
-from tests.knowledge_support import document_ready
+from tests.knowledge_support import document_ready, enable
 from tests.meaning_support import HELDOUT, NOUL, load, score
-from tests.support import ADMIN_TOKEN, RedisProcess, Services, Tenant, own_database, wait_until
+from tests.support import Services, Tenant, own_services, tenant_http, wait_until
 
 FIGURES = Path("test-output/meaning.json")
+FORGET_TENANT_VECTORS = (
+    "UPDATE lines SET embedding = NULL, embedding_model = NULL "
+    "WHERE subject_id IN (SELECT id FROM subjects WHERE tenant_id = :t)",
+    "UPDATE facts SET embedding = NULL, embedding_model = NULL WHERE tenant_id = :t",
+    "UPDATE document_chunks SET embedding = NULL, embedding_model = NULL "
+    "WHERE document_id IN (SELECT id FROM documents WHERE tenant_id = :t)",
+)
 
 
 def remember(client: TestClient, tenant: Tenant, subject: str, *lines: str) -> None:
@@ -47,7 +60,6 @@ def decide(client: TestClient, tenant: Tenant, subject: str, state: str, **memor
 
 def vectors_of(tenant: Tenant) -> dict[str, int]:
     """Stored vectors of the tenant's lines and facts."""
-    from app.db import session_scope
 
     with session_scope() as (session, _):
         lines = session.execute(
@@ -65,7 +77,6 @@ def vectors_of(tenant: Tenant) -> dict[str, int]:
 
 
 def vector_keys(tenant: Tenant) -> list[bytes]:
-    from app.cache import get_redis
 
     client = get_redis()
     return [
@@ -129,7 +140,7 @@ def test_each_hit_says_why_and_semantic_false_is_words_alone(
 def test_knowledge_search_says_why_and_can_be_words_alone(
     client: TestClient, tenant: Tenant
 ) -> None:
-    client.put("/v1/knowledge/settings", json={"enabled": True}, headers=tenant.headers)
+    enable(client, tenant)
     added = client.post(
         "/v1/users/ann/facts",
         json={"facts": [{"text": "Lives in Ljubljana"}, {"text": "Drives a 2019 Skoda Octavia"}]},
@@ -184,7 +195,7 @@ def test_forget_stays_exact_beside_meaning(client: TestClient, tenant: Tenant) -
 
 
 def test_vectors_go_with_their_rows_and_cached_indexes(client: TestClient, tenant: Tenant) -> None:
-    client.put("/v1/knowledge/settings", json={"enabled": True}, headers=tenant.headers)
+    enable(client, tenant)
     remember(client, tenant, "globex", "Reports to Ines Valcourt", "Pays by invoice")
     client.post(
         "/v1/users/ann/facts",
@@ -215,15 +226,10 @@ def test_vectors_go_with_their_rows_and_cached_indexes(client: TestClient, tenan
 def test_rows_without_a_vector_get_theirs_a_chunk_at_a_time(
     client: TestClient, tenant: Tenant, worker: Services
 ) -> None:
-    from app.db import session_scope
-    from app.embeddings import current_embedder
-    from app.embeddings.base import to_stored
-    from app.embeddings.refresh import TABLES, refresh_chunk, waiting
-    from app.embeddings.storage import passage_for_meaning
 
     embedder = current_embedder()
     assert embedder is not None
-    client.put("/v1/knowledge/settings", json={"enabled": True}, headers=tenant.headers)
+    enable(client, tenant)
     remember(client, tenant, "globex", "Reports to Ines Valcourt")
     client.post(
         "/v1/users/ann/facts",
@@ -243,8 +249,8 @@ def test_rows_without_a_vector_get_theirs_a_chunk_at_a_time(
     )
     with session_scope() as (session, _):
         written = session.execute(text(chunk_sql), {"t": tenant.tenant_id}).scalar_one()
-        for table in TABLES:  # as if written before meaning was on
-            session.execute(text(f"UPDATE {table} SET embedding = NULL, embedding_model = NULL"))
+        for sql in FORGET_TENANT_VECTORS:  # as if written before meaning was on
+            session.execute(text(sql), {"t": tenant.tenant_id})
     with session_scope() as (session, _):
         assert all(waiting(session, embedder.name).values())
         for table in TABLES:
@@ -263,14 +269,10 @@ def test_rows_without_a_vector_get_theirs_a_chunk_at_a_time(
 def test_a_renamed_document_gets_vectors_of_its_new_title(
     client: TestClient, tenant: Tenant, worker: Services
 ) -> None:
-    from app.db import session_scope
-    from app.embeddings import current_embedder
-    from app.embeddings.base import to_stored
-    from app.embeddings.storage import passage_for_meaning
 
     embedder = current_embedder()
     assert embedder is not None
-    client.put("/v1/knowledge/settings", json={"enabled": True}, headers=tenant.headers)
+    enable(client, tenant)
     client.post("/v1/collections", json={"name": "Policies"}, headers=tenant.headers)
     doc = client.post(
         "/v1/collections/policies/documents",
@@ -298,10 +300,15 @@ def test_a_renamed_document_gets_vectors_of_its_new_title(
     assert hits and hits[0]["title"] == "Hardware policy"
 
 
-def test_a_model_that_cannot_load_stops_start_up_naming_the_setting(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "command", [["serve", "--no-worker", "--port", "1"], ["worker"]], ids=["serve", "worker"]
+)
+def test_a_model_that_cannot_load_stops_start_up_naming_the_setting(
+    tmp_path: Path, command: list[str]
+) -> None:
     env = {**os.environ, "DOSSIER_EMBEDDING_MODEL": str(tmp_path / "no-such-model")}
     started = subprocess.run(
-        [sys.executable, "-m", "app.cli", "serve", "--no-worker", "--port", "1"],
+        [sys.executable, "-m", "app.cli", *command],
         env=env,
         capture_output=True,
         text=True,
@@ -312,36 +319,20 @@ def test_a_model_that_cannot_load_stops_start_up_naming_the_setting(tmp_path: Pa
 
 
 def test_meaning_off_is_words_alone_and_says_so(services: Services, tmp_path: Path) -> None:
-    broker = RedisProcess(tmp_path)
-    broker.start()
-    try:
-        with own_database(services) as database_url:
-            env = {
-                **os.environ,
-                "DOSSIER_DATABASE_URL": database_url,
-                "DOSSIER_REDIS_URL": broker.url,
-                "DOSSIER_EMBEDDINGS": "off",
-            }
-            with serve_process(env) as url:
-                admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-                http = httpx.Client(base_url=url, timeout=30)
-                made = http.post("/v1/admin/tenants", json={"name": "off"}, headers=admin)
-                http.headers["Authorization"] = f"Bearer {made.json()['api_key']}"
-                http.post(
-                    "/v1/memory/remember",
-                    json={"subject": "acme", "text": "Their office is closed on Fridays"},
-                ).raise_for_status()
-                body = {"model": "m", "state": "Is the office open on Fridays?"}
-                answer = http.post(
-                    "/v1/systemone", json={**body, "questions": NOUL, "subject": "acme"}
-                ).json()
-                assert answer["memory"]["recall"] == "lexical"
-                assert answer["memory"]["hits"][0]["text"] == "Their office is closed on Fridays"
-                assert "semantic" not in answer["memory"]["hits"][0]
-                assert "dossier_vectors_waiting{" not in http.get("/metrics").text
-            assert _vector_models(database_url) == {None: 1}
-    finally:
-        broker.stop()
+    with own_services(services, tmp_path, embeddings="off") as own:
+        with serve_process(own.env) as url:
+            http = tenant_http(url, "off")
+            http.post(
+                "/v1/memory/remember",
+                json={"subject": "acme", "text": "Their office is closed on Fridays"},
+            ).raise_for_status()
+            body = {"model": "m", "state": "Is the office open on Fridays?", "questions": NOUL}
+            answer = http.post("/v1/systemone", json={**body, "subject": "acme"}).json()
+            assert answer["memory"]["recall"] == "lexical"
+            assert answer["memory"]["hits"][0]["text"] == "Their office is closed on Fridays"
+            assert "semantic" not in answer["memory"]["hits"][0]
+            assert "dossier_vectors_waiting{" not in http.get("/metrics").text
+        assert _vector_models(own.database_url) == {None: 1}
 
 
 def _vector_models(database_url: str) -> dict[str | None, int]:
@@ -359,66 +350,48 @@ def test_a_model_change_is_re_embedded_by_the_worker_while_recall_goes_on(
 ) -> None:
     other_model = tmp_path / "other-model"  # another folder: another model by name
     shutil.copytree(DEFAULT_MODEL, other_model)
-    broker = RedisProcess(tmp_path)
-    broker.start()
-    try:
-        with own_database(services) as database_url:
-            env = {
-                **os.environ,
-                "DOSSIER_DATABASE_URL": database_url,
-                "DOSSIER_REDIS_URL": broker.url,
-                "DOSSIER_WORKER_METRICS_PORT": "0",
-                "DOSSIER_EMBEDDING_PARTIAL_SECONDS": "1",
-            }
-            admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-            with serve_process(env) as url:
-                http = httpx.Client(base_url=url, timeout=30)
-                made = http.post("/v1/admin/tenants", json={"name": "m"}, headers=admin)
-                http.headers["Authorization"] = f"Bearer {made.json()['api_key']}"
-                lines = [f"Depot {n} opens at {6 + n % 4} in the morning" for n in range(300)]
-                lines.append("Reports to Ines Valcourt")
-                http.post(
-                    "/v1/memory/remember", json={"subject": "fleet", "text": "\n".join(lines)}
-                ).raise_for_status()
-            before = _vector_models(database_url)
-            assert len(before) == 1 and None not in before, before
+    with own_services(services, tmp_path, embedding_partial_seconds="1") as own:
+        with serve_process(own.env) as url:
+            http = tenant_http(url, "model-change")
+            lines = [f"Depot {n} opens at {6 + n % 4} in the morning" for n in range(300)]
+            lines.append("Reports to Ines Valcourt")
+            http.post(
+                "/v1/memory/remember", json={"subject": "fleet", "text": "\n".join(lines)}
+            ).raise_for_status()
+        before = _vector_models(own.database_url)
+        assert len(before) == 1 and None not in before, before
 
-            changed = {**env, "DOSSIER_EMBEDDING_MODEL": str(other_model)}
-            with serve_process(changed) as url:
-                http = httpx.Client(base_url=url, timeout=30, headers=http.headers)
+        changed = {**own.env, "DOSSIER_EMBEDDING_MODEL": str(other_model)}
+        with serve_process(changed) as url:
+            http = httpx.Client(base_url=url, timeout=30, headers=http.headers)
 
-                def ask(state: str) -> dict[str, Any]:
-                    body = {"model": "m", "state": state, "questions": NOUL, "subject": "fleet"}
-                    response = http.post("/v1/systemone", json=body)
-                    response.raise_for_status()
-                    return dict(response.json())
+            def ask(state: str) -> dict[str, Any]:
+                body = {"model": "m", "state": state, "questions": NOUL, "subject": "fleet"}
+                response = http.post("/v1/systemone", json=body)
+                response.raise_for_status()
+                return dict(response.json())
 
-                meanwhile = ask("When does depot 17 open?")
-                assert "meaning_partial" in meanwhile["warnings"]
-                assert "Depot 17 opens at 7 in the morning" in [
-                    hit["text"] for hit in meanwhile["memory"]["hits"]
-                ]
-                metrics = http.get("/metrics").text
-                assert 'dossier_vectors_waiting{table="lines"} 301.0' in metrics
+            def re_embedded() -> bool:
+                models = _vector_models(own.database_url)
+                return models.keys().isdisjoint(before) and None not in models
 
-                with worker_process(changed):
-                    wait_until(
-                        lambda: (
-                            _vector_models(database_url).keys().isdisjoint(before)
-                            and None not in _vector_models(database_url)
-                        ),
-                        90,
-                        "every line re-embedded under the new model",
-                    )
-                    after = wait_until(
-                        lambda: (
-                            (answer := ask("When does depot 17 open?"))["warnings"] == [] and answer
-                        ),
-                        30,
-                        "recall with every vector of the new model",
-                    )
-                top = after["memory"]["hits"][0]
-                assert top["text"] == "Depot 17 opens at 7 in the morning" and top["semantic"] > 0
-                assert 'dossier_vectors_waiting{table="lines"} 0.0' in http.get("/metrics").text
-    finally:
-        broker.stop()
+            meanwhile = ask("When does depot 17 open?")
+            assert "meaning_partial" in meanwhile["warnings"]
+            assert "Depot 17 opens at 7 in the morning" in [
+                hit["text"] for hit in meanwhile["memory"]["hits"]
+            ]
+            metrics = http.get("/metrics").text
+            assert 'dossier_vectors_waiting{table="lines"} 301.0' in metrics
+
+            with worker_process(changed):
+                wait_until(re_embedded, 90, "every line re-embedded under the new model")
+                after = wait_until(
+                    lambda: (
+                        (answer := ask("When does depot 17 open?"))["warnings"] == [] and answer
+                    ),
+                    30,
+                    "recall with every vector of the new model",
+                )
+            top = after["memory"]["hits"][0]
+            assert top["text"] == "Depot 17 opens at 7 in the morning" and top["semantic"] > 0
+            assert 'dossier_vectors_waiting{table="lines"} 0.0' in http.get("/metrics").text
