@@ -11,6 +11,7 @@ from app.cache import get_subject_cache
 from app.db import session_scope
 from app.engines.registry import default_engine
 from app.jobs.failures import ends_failed
+from app.learning.lasting import current_probe
 from app.learning.service import Learner, fail_request
 from workers.celery import celery_app
 
@@ -18,7 +19,9 @@ from workers.celery import celery_app
 @celery_app.task(name="dossier.extraction.learn")
 def learn(request_id: str) -> None:
     with session_scope() as (session, jobs):
-        Learner(session, jobs, default_engine(), get_subject_cache()).run(request_id)
+        Learner(session, jobs, default_engine(), current_probe(), get_subject_cache()).run(
+            request_id
+        )
 
 
 @ends_failed("dossier.extraction.learn")

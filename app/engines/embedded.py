@@ -1,24 +1,23 @@
-"""The embedded default engine: a zero-shot lexical scorer, offline, stdlib only, deterministic.
+"""The embedded default engine: a zero-shot scorer of words and meaning, offline and deterministic.
 
 It exists so that Dossier works with no engine to call, and so that what memory does can be seen
-and tested: it is good enough that a memory line changes an answer the way it should, not a
-substitute for a real model. It has no weights and learns nothing.
+and tested: good enough that a memory line changes an answer the way it should, not a substitute
+for a model that reasons. It learns nothing.
 
-How it answers. Every option of a question (a choice's option: its name's words and its
-description; a score's level; a noul's yes and no) becomes a bag of terms: the words folded as
-recall folds them (`app.text.words`), stop words dropped, a two-part hyphenated word kept as one
-("self-hosted" → selfhosted, so it shares nothing with "self-serve"), light suffix stripping and a
-cut to six letters ("upgrades", "upgrading" → upgrad), plus each pair of neighbouring words, so a
-phrase ("cloud edition") counts for more than its words apart. A term weighs more the fewer
-options share it (log(1 + options / options with the term)), so words that tell options apart
-count and words every option has do not; the terms of an option's name count double. The state
-is read as text (JSON values, not keys) and split into sentences; each sentence and each memory
-line is compared with each option by cosine similarity over the terms some option has (names,
-dates and ids tell no option apart, so they neither count nor dilute). An option's evidence is
-half its best and half its mean similarity over the sentences that share a term with some option,
-plus half its best similarity over the memory lines: memory counts, but less than what the state
-itself says. A softmax with a fixed temperature turns evidence into probabilities; when nothing
-matches, every option is equally likely, the first one is chosen, and confidence is 0.
+How it answers. Every option of a question (a choice's option: its name and description; a
+score's level; a noul's yes and no) is compared with each sentence of the state and each memory
+line in two ways: by the terms they share (`app.engines.lexical`) and by meaning, the cosine of
+their vectors from the embeddings layer (`app.engines.meaning`). An option's evidence is what the
+state's sentences say for it plus half of what the memory lines say (memory counts, but less than
+the request itself), each the sum of the lexical similarity and `MEANING_WEIGHT` times the
+centred cosine. A softmax with a fixed temperature turns evidence into probabilities. With words
+alone, when nothing matches, every option is equally likely, the first is chosen and confidence is
+0; with meaning there is always some lean, and the confidence says how much.
+
+Two models: `dossier-hybrid-1` (words and meaning, the default when meaning is on) and
+`dossier-lexical-1` (words alone: what the engine did before meaning, and what it does with
+`DOSSIER_EMBEDDINGS=off`). A request naming the lexical model gets it; any other name gets the
+default, so a client built for a hosted engine works unchanged.
 
 Memory lines are the lines under "dossier_memory" (a key of an object state, or the only key of
 an array's first element). In a string state Dossier's lines are just more text.
@@ -30,7 +29,6 @@ import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from app.decisions.wire import (
@@ -45,54 +43,65 @@ from app.decisions.wire import (
     ScoreQuestion,
     State,
 )
+from app.embeddings.base import Embedder
 from app.engines.base import count_word_tokens, question_window, token_spans
+from app.engines.lexical import option_space
+from app.engines.meaning import (
+    MeaningSpace,
+    TextVectors,
+    memory_evidence,
+    shared_names,
+    state_evidence,
+    without_names,
+)
 from app.errors import Invalid
 from app.text.content import content_text, content_values
-from app.text.words import index_terms, split_words
 
-MODEL = "dossier-lexical-1"
+HYBRID_MODEL = "dossier-hybrid-1"
+LEXICAL_MODEL = "dossier-lexical-1"
 MEMORY_KEY = "dossier_memory"
 
 READ_WINDOW_TOKENS = 4096
-STEM_LENGTH = 6
-LABEL_WEIGHT = 2.0
-"""An option's name says what it is for more surely than the words of its description."""
 MEMORY_WEIGHT = 0.5
-TEMPERATURE = 0.05
+MEANING_WEIGHT = 4.0
+"""A centred cosine spans about a quarter of what a term cosine does between options that differ
+(0.1 against 0.4); chosen on the tuning sets of ops/bench/decisions.py, with the temperature."""
+LEXICAL_TEMPERATURE = 0.05
 """Evidence is about a cosine; at 0.05 a lead of 0.1 makes an option about 7 times likelier."""
-
-STOP_WORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing don down during each either few
-    for from further get got had has have having he her here hers herself him himself his how hi
-    hello i if in into is it its itself just let me more most my myself no nor not now of off on
-    once only or other our ours ourselves out over own per please same she should so some such
-    than thank thanks that the their theirs them themselves then there these they this those
-    through to too under until up us very via was we were what when where which while who whom
-    whose why will with would yes yet you your yours yourself yourselves""".split()
-)
+HYBRID_TEMPERATURE = 0.1
+"""Evidence adds meaning's (scaled) share to the words', so it spans about twice as much."""
+HYBRID_NOUL_TEMPERATURE = 0.25
+"""A noul's yes and no are long texts whose evidence differs by up to 1: at 0.1 most answers
+would be 0.00 or 1.00; at 0.25 a probability still says how far the state leans."""
 
 
 class EmbeddedEngine:
-    """Answers choice, noul and score questions from the words of the state and its memory."""
+    """Answers choice, noul and score questions from the words and meaning of the state and its
+    memory; `embedder` None is words alone."""
 
     name = "embedded"
     read_window_tokens = READ_WINDOW_TOKENS
+
+    def __init__(self, embedder: Embedder | None) -> None:
+        self._vectors = TextVectors(embedder) if embedder is not None else None
+        self._spaces: dict[tuple[str, ...], MeaningSpace] = {}
 
     def count_tokens(self, text: str) -> int:
         """Words (in pieces of 8 characters), CJK characters and punctuation marks."""
         return count_word_tokens(text)
 
     def models(self) -> list[str]:
-        return [MODEL]
+        """The default first: hybrid when meaning is on."""
+        return [HYBRID_MODEL, LEXICAL_MODEL] if self._vectors else [LEXICAL_MODEL]
 
     def answer(
         self, model: str, states: Sequence[State], questions: Mapping[str, Question]
     ) -> list[dict[str, Answer]]:
         """Answer every question about every state.
 
-        `model` is accepted whatever it names: the embedded engine has one model, and a client
-        built for a hosted engine (which defaults to its own model name) should still work.
+        `model` is accepted whatever it names: `dossier-lexical-1` answers with words alone,
+        any other name with the default, so a client built for a hosted engine (which sends
+        its own model name) still works.
         """
         for name, question in questions.items():
             if isinstance(question, BoxQuestion):
@@ -100,17 +109,24 @@ class EmbeddedEngine:
                     "the embedded engine reads text only and cannot answer box questions",
                     field=f"questions.{name}.type",
                 )
-        return [self._answer_state(state, questions) for state in states]
+        scorer = Scorer(self._meaning if model != LEXICAL_MODEL else None)
+        return [self._answer_state(scorer, state, questions) for state in states]
 
-    def _answer_state(self, state: State, questions: Mapping[str, Question]) -> dict[str, Answer]:
+    def _answer_state(
+        self, scorer: Scorer, state: State, questions: Mapping[str, Question]
+    ) -> dict[str, Answer]:
         readings: dict[int, Reading] = {}
         answers: dict[str, Answer] = {}
         for name, question in questions.items():
             window = question_window(self.read_window_tokens, question)
             if window not in readings:
                 readings[window] = read_state(state, window)
-            answers[name] = _answer_question(question, readings[window])
+            answers[name] = _answer_question(scorer, question, readings[window])
         return answers
+
+    @property
+    def _meaning(self) -> Meaning | None:
+        return Meaning(self._vectors, self._spaces) if self._vectors is not None else None
 
 
 # --- reading the state ---------------------------------------------------------------------------
@@ -192,106 +208,70 @@ def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(text) if s.strip()]
 
 
-# --- terms ---------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=8192)
-def terms(text: str) -> tuple[str, ...]:
-    """The distinct comparable terms of `text`: its words and pairs of neighbouring words."""
-    words: list[str] = []
-    for word in split_words(text):
-        parts = [p for p in index_terms(word.text) if p not in STOP_WORDS]
-        # "self-hosted" and "self-serve" are one word each: split, both would share "self".
-        words.extend([_stem("".join(parts))] if len(parts) == 2 else map(_stem, parts))
-    found = set(words)
-    found.update(f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a != b)
-    found.discard("")
-    return tuple(sorted(found))
-
-
-def label_terms(label: str) -> tuple[str, ...]:
-    """Terms of an option's name: `selfhosted_windows` and `selfHostedWindows` both give
-    selfhosted, windows (stemmed)."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+", " ", label)
-    return terms(spaced)
-
-
-def _stem(term: str) -> str:
-    if not term.isalpha() or len(term) <= 3:
-        return term
-    if term.endswith("ies") and len(term) > 4:
-        term = term[:-3] + "y"
-    elif term.endswith("sses"):
-        term = term[:-2]
-    elif term.endswith("s") and not term.endswith(("ss", "us", "is")):
-        term = term[:-1]
-    for suffix in ("ing", "ed", "ly"):
-        if term.endswith(suffix) and len(term) - len(suffix) >= 3:
-            term = term[: -len(suffix)]
-            if len(term) > 3 and term[-1] == term[-2] and term[-1] not in "aeiouls":
-                term = term[:-1]
-            break
-    if term.endswith("e") and len(term) > 4:
-        term = term[:-1]
-    return term[:STEM_LENGTH]
-
-
 # --- scoring -------------------------------------------------------------------------------------
 
 
-class OptionSpace:
-    """The options of one question as weighted term vectors, ready to compare texts with."""
+@dataclass(frozen=True)
+class Meaning:
+    """The engine's vectors and its cache of option spaces (one per distinct set of options)."""
 
-    def __init__(self, options: Sequence[tuple[tuple[str, ...], tuple[str, ...]]]) -> None:
-        """`options`: for each option, the terms of its name and of its description."""
-        self.size = len(options)
-        sharing: dict[str, int] = {}
-        for label, description in options:
-            for term in set(label) | set(description):
-                sharing[term] = sharing.get(term, 0) + 1
-        # A term every option has tells none apart; one only this option has tells the most.
-        self._weight = {term: math.log(1 + self.size / n) for term, n in sharing.items()}
-        self._postings: dict[str, list[tuple[int, float]]] = {}
-        self._norms: list[float] = []
-        for index, (label, description) in enumerate(options):
-            vector = {term: self._weight[term] for term in description}
-            vector.update({term: self._weight[term] * LABEL_WEIGHT for term in label})
-            for term, weight in sorted(vector.items()):
-                self._postings.setdefault(term, []).append((index, weight))
-            self._norms.append(math.sqrt(math.fsum(w * w for w in vector.values())) or 1.0)
+    vectors: TextVectors
+    spaces: dict[tuple[str, ...], MeaningSpace]
 
-    def similarities(self, text: str) -> list[float]:
-        """Cosine similarity of `text` with each option, in option order."""
-        # Only terms some option has are weighed: the rest of a sentence (names, dates, ids)
-        # tells no option apart, and counting it would make a long sentence say less.
-        known = [(t, self._weight[t]) for t in terms(text) if t in self._weight]
-        dots: list[list[float]] = [[] for _ in range(self.size)]
-        for term, weight in known:
-            for index, option_weight in self._postings[term]:
-                dots[index].append(weight * option_weight)
-        if not known:
-            return [0.0] * self.size
-        norm = math.sqrt(math.fsum(w * w for _, w in known))
-        return [math.fsum(d) / (norm * n) for d, n in zip(dots, self._norms, strict=True)]
-
-    def evidence(self, reading: Reading) -> list[float]:
-        """Each option's evidence: half the best and half the mean similarity over the state's
-        sentences that share a term with some option, plus `MEMORY_WEIGHT` times the best
-        similarity over the memory lines."""
-        evidence = [0.0] * self.size
-        per_sentence = [sims for sims in map(self.similarities, reading.sentences) if any(sims)]
-        for i in range(self.size) if per_sentence else ():
-            column = [sims[i] for sims in per_sentence]
-            evidence[i] += 0.5 * max(column) + 0.5 * math.fsum(column) / len(column)
-        per_line = [self.similarities(line) for line in reading.memory_lines]
-        for i in range(self.size) if per_line else ():
-            evidence[i] += MEMORY_WEIGHT * max(sims[i] for sims in per_line)
-        return evidence
+    def space(self, options: tuple[str, ...]) -> MeaningSpace:
+        space = self.spaces.get(options)
+        if space is None:
+            if len(self.spaces) >= CACHED_QUESTIONS:
+                self.spaces.clear()
+            space = self.spaces[options] = MeaningSpace.build(options, self.vectors)
+        return space
 
 
-def softmax(evidence: Sequence[float]) -> list[float]:
+CACHED_QUESTIONS = 256
+"""Distinct option sets whose vectors are kept; the same questions are asked again and again."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """One question's options as both readings see them: (name, text) pairs for the words, and
+    the text each option's meaning is taken from."""
+
+    named: tuple[tuple[str, str], ...]
+    meant: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """Evidence for options from a reading: words alone (`meaning` None) or words and meaning."""
+
+    meaning: Meaning | None
+
+    def probabilities(
+        self, options: Options, reading: Reading, *, noul: bool = False
+    ) -> list[float]:
+        words = option_space(options.named)
+        state = words.state_evidence(reading.sentences)
+        memory = words.memory_evidence(reading.memory_lines)
+        if self.meaning is None:
+            evidence = [s + MEMORY_WEIGHT * m for s, m in zip(state, memory, strict=True)]
+            return softmax(evidence, LEXICAL_TEMPERATURE)
+        space = self.meaning.space(options.meant)
+        names = shared_names(reading.memory_lines)
+        sentences = [without_names(text, names) for text in reading.sentences]
+        lines = [without_names(text, names) for text in reading.memory_lines]
+        similarities = space.similarities(self.meaning.vectors([*sentences, *lines]))
+        meant_state = state_evidence(sentences, similarities[: len(sentences)])
+        meant_memory = memory_evidence(similarities[len(sentences) :])
+        evidence = [
+            s + MEANING_WEIGHT * float(ms) + MEMORY_WEIGHT * (m + MEANING_WEIGHT * float(mm))
+            for s, m, ms, mm in zip(state, memory, meant_state, meant_memory, strict=True)
+        ]
+        return softmax(evidence, HYBRID_NOUL_TEMPERATURE if noul else HYBRID_TEMPERATURE)
+
+
+def softmax(evidence: Sequence[float], temperature: float) -> list[float]:
     top = max(evidence)
-    exps = [math.exp((e - top) / TEMPERATURE) for e in evidence]
+    exps = [math.exp((e - top) / temperature) for e in evidence]
     total = sum(exps)
     return [x / total for x in exps]
 
@@ -304,22 +284,21 @@ def confidence(probabilities: Sequence[float]) -> float:
     return max(0.0, (max(probabilities) - 1 / count) / (1 - 1 / count))
 
 
-def _answer_question(question: Question, reading: Reading) -> Answer:
+def _answer_question(scorer: Scorer, question: Question, reading: Reading) -> Answer:
     if isinstance(question, ChoiceQuestion):
-        return _answer_choice(question, reading)
+        return _answer_choice(scorer, question, reading)
     if isinstance(question, NoulQuestion):
-        return _answer_noul(question, reading)
+        return _answer_noul(scorer, question, reading)
     if isinstance(question, ScoreQuestion):
-        return _answer_score(question, reading)
+        return _answer_score(scorer, question, reading)
     raise Invalid("the embedded engine cannot answer this question type")
 
 
-def _answer_choice(question: ChoiceQuestion, reading: Reading) -> ChoiceAnswer:
+def _answer_choice(scorer: Scorer, question: ChoiceQuestion, reading: Reading) -> ChoiceAnswer:
     labels = list(question.criteria)
-    space = _option_space(
-        tuple((label, content_text(question.criteria[label])) for label in labels)
-    )
-    probabilities = softmax(space.evidence(reading))
+    named = tuple((label, content_text(question.criteria[label])) for label in labels)
+    meant = tuple(_spaced(label) + ": " + text for label, text in named)
+    probabilities = scorer.probabilities(Options(named, meant), reading)
     best = max(range(len(labels)), key=lambda i: probabilities[i])
     return ChoiceAnswer(
         choice=labels[best],
@@ -328,21 +307,22 @@ def _answer_choice(question: ChoiceQuestion, reading: Reading) -> ChoiceAnswer:
     )
 
 
-def _answer_noul(question: NoulQuestion, reading: Reading) -> NoulAnswer:
-    """Yes is the instructions and the true outcome; no is the false outcome, or nothing."""
+def _answer_noul(scorer: Scorer, question: NoulQuestion, reading: Reading) -> NoulAnswer:
+    """Yes is the instructions and the true outcome (for meaning, the true outcome alone when
+    there is one: instructions ask, they do not describe); no is the false outcome, or nothing."""
     criteria = question.criteria
-    yes = "\n".join(
-        (content_text(question.instructions), content_text(criteria.true if criteria else None))
-    )
+    instructions = content_text(question.instructions)
+    true = content_text(criteria.true if criteria else None)
     no = content_text(criteria.false if criteria else None)
-    space = _option_space((("", yes), ("", no)))
-    p_yes, _ = softmax(space.evidence(reading))
+    named = (("", "\n".join((instructions, true))), ("", no))
+    meant = (true or instructions, no)
+    p_yes, _ = scorer.probabilities(Options(named, meant), reading, noul=True)
     return NoulAnswer(noul=_round(p_yes))
 
 
-def _answer_score(question: ScoreQuestion, reading: Reading) -> ScoreAnswer:
+def _answer_score(scorer: Scorer, question: ScoreQuestion, reading: Reading) -> ScoreAnswer:
     levels = tuple(("", content_text(level)) for level in question.criteria)
-    probabilities = softmax(_option_space(levels).evidence(reading))
+    probabilities = scorer.probabilities(Options(levels, tuple(t for _, t in levels)), reading)
     return ScoreAnswer(
         score=_round(sum(i * p for i, p in enumerate(probabilities))),
         confidence=_round(confidence(probabilities)),
@@ -351,10 +331,9 @@ def _answer_score(question: ScoreQuestion, reading: Reading) -> ScoreAnswer:
     )
 
 
-@lru_cache(maxsize=256)
-def _option_space(options: tuple[tuple[str, str], ...]) -> OptionSpace:
-    """Options as (name, description) pairs; cached because the same question is asked often."""
-    return OptionSpace([(label_terms(label), terms(text)) for label, text in options])
+def _spaced(label: str) -> str:
+    """An option's name as words: `selfhosted_windows`, `selfHostedWindows` → selfhosted windows."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+", " ", label).strip().lower()
 
 
 def _round(value: float) -> float:

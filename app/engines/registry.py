@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from app.embeddings.loader import current_embedder
 from app.engines.base import Engine
 from app.engines.embedded import EmbeddedEngine
 from app.engines.systemone import SystemOneEngine
@@ -21,4 +22,4 @@ def default_engine() -> Engine:
             read_window_tokens=settings.systemone_read_window_tokens,
             timeout=settings.systemone_timeout_seconds,
         )
-    return EmbeddedEngine()
+    return EmbeddedEngine(current_embedder())

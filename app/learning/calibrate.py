@@ -7,16 +7,20 @@ from typing import Any
 
 from app.engines.base import Engine
 from app.learning import gate
+from app.learning.lasting import LastingProbe
 from app.learning.service import sentence_probabilities
 
 
 def example_probabilities(
-    engine: Engine, wording: gate.GateWording, requests: Sequence[Any]
+    engine: Engine,
+    probe: LastingProbe | None,
+    wording: gate.GateWording,
+    requests: Sequence[Any],
 ) -> list[float]:
     """Each example request's P(lasting fact), all sentences asked in one engine call."""
     per_request = [gate.candidate_sentences(request) for request in requests]
     flat = [sentence for sentences in per_request for sentence in sentences]
-    probabilities = iter(sentence_probabilities(engine, wording.question(), flat))
+    probabilities = iter(sentence_probabilities(engine, probe, wording.question(), flat))
     return [
         gate.request_probability([next(probabilities) for _ in sentences])
         for sentences in per_request

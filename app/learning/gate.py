@@ -8,6 +8,7 @@ best sentence's; the sentences at or above the tenant's threshold become the lea
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Sequence
@@ -24,15 +25,19 @@ DEFAULT_INSTRUCTIONS = (
     "states."
 )
 DEFAULT_TRUE = (
-    "Yes: it states something about the subject that stays true after this request: the "
-    "product, edition or operating system they run or use, their plan, contract or "
-    "subscription, their role or location, or a standing preference or instruction."
+    "Yes: it states something about the subject that stays true after this request: who they "
+    "are, their role, job or team, where they live or are based, their family, their health, "
+    "diet, allergies or needs; the product, edition or operating system they run or use, what "
+    "they own, their plan, contract, subscription or account; or how they always want things "
+    "done, a standing preference or instruction; true for good, for years, every time, from now "
+    "on."
 )
 DEFAULT_FALSE = (
-    "No: it only holds something about this one request or moment: a question or a one-off "
-    "request (could you send, resend, book or check something; how do I; who is), a problem "
-    "happening now (slow, failing, an error), today's, this week's or last month's schedule, a "
-    "holiday, an absence or a trip, or the phone or device they happen to be typing on."
+    "No: it only holds for this one request or moment: a question or a one-off request (could "
+    "you send, resend, book, move or check something; how do I; which would; who is), a problem "
+    "happening right now (slow, failing, an error), today's, this week's or next week's plans, "
+    "a trip, an absence or a holiday, a temporary arrangement, a mood, thanks or small talk, or "
+    "the phone or device they happen to be typing on; true only today, for now, just this once."
 )
 DEFAULT_THRESHOLD = 0.5
 
@@ -102,6 +107,18 @@ def passes(probability: float, threshold: float) -> bool:
 
 
 UNDECIDED = 0.5
+
+
+SURE = 1e-6
+"""How close to 0 or 1 an engine's answer is taken to be at most (its logit stays finite)."""
+
+
+def combined(engine_probability: float, lasting_logit: float) -> float:
+    """The engine's answer to the wording and the lasting probe's, as one probability: their
+    logits added (two independent opinions on the same odds). The engine's undecided 0.5 adds
+    nothing, so the probe alone speaks then."""
+    p = min(max(engine_probability, SURE), 1 - SURE)
+    return 1 / (1 + math.exp(-(math.log(p / (1 - p)) + lasting_logit)))
 
 
 def request_probability(probabilities: Sequence[float]) -> float:

@@ -11,6 +11,7 @@ from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.engines.registry import default_engine
 from app.learning import gate
 from app.learning.calibrate import calibrate, example_probabilities
+from app.learning.lasting import current_probe
 from app.learning.models import GateSetting
 from app.learning.service import learning_status, wording
 from app.ledger.service import charge
@@ -142,7 +143,7 @@ def calibrate_gate(body: CalibrateIn, tenant: TenantDep, uow: UowDep) -> dict[st
         cost=get_settings().price_decision * len(body.examples),
     )
     probabilities = example_probabilities(
-        default_engine(), question, [example.request for example in body.examples]
+        default_engine(), current_probe(), question, [example.request for example in body.examples]
     )
     result = calibrate(
         probabilities, [e.remember for e in body.examples], body.held_out_share, body.seed

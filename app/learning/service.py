@@ -21,6 +21,7 @@ from app.engines.base import Engine
 from app.errors import NotFound
 from app.jobs.outbox import JobQueue
 from app.learning import gate
+from app.learning.lasting import LastingProbe
 from app.learning.models import GateSetting, LearningRequest
 from app.memory import repository as memory_repo
 from app.models import Line, Subject
@@ -61,16 +62,20 @@ def wording(session: Session, tenant_id: uuid.UUID) -> tuple[gate.GateWording, f
 
 
 def sentence_probabilities(
-    engine: Engine, question: dict[str, Any], sentences: list[str]
+    engine: Engine, probe: LastingProbe | None, question: dict[str, Any], sentences: list[str]
 ) -> list[float]:
-    """One engine call for all the sentences of a request."""
+    """P(lasting fact) of each sentence: one engine call for all of them, combined with the
+    lasting probe's reading when there is one (`gate.combined`)."""
     if not sentences:
         return []
     parsed = parse_request({"model": "gate", "state": "", "questions": {"gate": question}})
     answers = ask_distinct(
         engine, engine.models()[0], gate.gate_states(sentences), parsed.questions
     )
-    return [float(answer["gate"].noul) for answer in answers]  # type: ignore[union-attr]
+    engine_says = [float(answer["gate"].noul) for answer in answers]  # type: ignore[union-attr]
+    if probe is None:
+        return engine_says
+    return [gate.combined(p, z) for p, z in zip(engine_says, probe.logits(sentences), strict=True)]
 
 
 @dataclass
@@ -78,6 +83,7 @@ class Learner:
     session: Session
     jobs: JobQueue
     engine: Engine
+    probe: LastingProbe | None
     cache: SubjectCache
 
     def run(self, request_id: str) -> dict[str, Any] | None:
@@ -94,7 +100,9 @@ class Learner:
             return None  # the subject was deleted meanwhile (and the request with it)
         question, threshold = wording(self.session, request.tenant_id)
         sentences = gate.candidate_sentences(request.state)
-        probabilities = sentence_probabilities(self.engine, question.question(), sentences)
+        probabilities = sentence_probabilities(
+            self.engine, self.probe, question.question(), sentences
+        )
         learned = gate.lasting_lines(sentences, probabilities, threshold)
         learned = [line for line in learned if line not in self._active_texts(subject.id)]
         retired = self._supersede(subject.id, learned) if learned else []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.embeddings.loader import current_embedder
 from app.engines.base import Engine
 from app.engines.embedded import EmbeddedEngine
 from app.engines.systemone import SystemOneEngine
@@ -39,5 +40,5 @@ def configured_second_tier() -> SecondTier | None:
             timeout=settings.timeout_seconds,
         )
     else:
-        engine = EmbeddedEngine()
+        engine = EmbeddedEngine(current_embedder())
     return SecondTier(engine, settings.threshold, settings.model)
