@@ -28,7 +28,7 @@ EXAMPLE_REQUESTS: list[dict[str, Any]] = [
     {
         "custom_id": "ticket-1",
         "body": {
-            "model": "dossier-lexical-1",
+            "model": "dossier-hybrid-1",
             "subject": "acme",
             "state": "Dashboards have been slow since this morning.",
             "questions": {"urgent": {"type": "noul", "instructions": "Urgent?"}},
@@ -37,7 +37,7 @@ EXAMPLE_REQUESTS: list[dict[str, Any]] = [
     {
         "custom_id": "ticket-2",
         "body": {
-            "model": "dossier-lexical-1",
+            "model": "dossier-hybrid-1",
             "subject": "acme",
             "state": "Please resend last month's invoice.",
             "questions": {"urgent": {"type": "noul", "instructions": "Urgent?"}},

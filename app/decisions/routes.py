@@ -29,7 +29,7 @@ def _service(memory: MemoryServiceDep, second_tier: SecondTierDep) -> DecisionSe
 ServiceDep = Annotated[DecisionService, Depends(_service)]
 
 EXAMPLE = {
-    "model": "dossier-lexical-1",
+    "model": "dossier-hybrid-1",
     "subject": "northwind-traders",
     "state": "Our service is down and customers cannot log in.",
     "questions": {"escalate": {"type": "noul", "instructions": "Escalate this ticket?"}},
@@ -62,10 +62,15 @@ JOB_EXAMPLE = {
 MODELS_EXAMPLE = {
     "models": [
         {
+            "name": "dossier-hybrid-1",
+            "description": "embedded engine",
+            "release_date": "2026-11-29",
+        },
+        {
             "name": "dossier-lexical-1",
             "description": "embedded engine",
             "release_date": "2026-11-29",
-        }
+        },
     ]
 }
 

@@ -22,6 +22,7 @@ from app.demo.routing import (
     lasting_facts,
     ticket_state,
 )
+from app.engines.embedded import HYBRID_MODEL
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Outcome:
     lines_used: int
 
 
-def run(http: httpx.Client, model: str = "dossier-lexical-1") -> list[Outcome]:
+def run(http: httpx.Client, model: str = HYBRID_MODEL) -> list[Outcome]:
     for customer_id in CUSTOMERS:
         response = http.post(
             "/v1/memory/remember",
@@ -95,7 +96,7 @@ class Learned:
 
 
 def learn_from_earlier(
-    http: httpx.Client, model: str = "dossier-lexical-1", timeout: float = 60
+    http: httpx.Client, model: str = HYBRID_MODEL, timeout: float = 60
 ) -> list[Learned]:
     """The five earlier tickets decided with `learn: true`; waits for the gate on each."""
     queued = []
@@ -125,7 +126,7 @@ def learn_from_earlier(
     return learned
 
 
-def decide_later(http: httpx.Client, model: str = "dossier-lexical-1") -> list[Outcome]:
+def decide_later(http: httpx.Client, model: str = HYBRID_MODEL) -> list[Outcome]:
     """The six later messages, without and with the subject's memory."""
     outcomes = []
     for ticket in LATER_MESSAGES:

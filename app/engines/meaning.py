@@ -43,7 +43,7 @@ UNRELATED_COSINE = 0.1
 unrelated sentence pairs is 0.07 with the default model); a one-sided noul's "no"."""
 
 FULL_SENTENCE_WORDS = 4
-"""A sentence with this many content words counts fully; "VPN client" (one) counts a quarter,
+"""A sentence with this many content words counts fully; "VPN client" (two) counts half,
 "C-1042" or "2026-09-15" (none) not at all."""
 
 BEST_SENTENCE_SHARE = 0.5
@@ -179,7 +179,7 @@ def state_evidence(sentences: Sequence[str], similarities: Matrix) -> Matrix:
     total = float(weights.sum())
     if total == 0:
         return np.zeros(similarities.shape[1], dtype=np.float32)
-    weighed = weights[:, None] * similarities
+    weighed = (weights[:, None] * similarities)[weights > 0]
     evidence: Matrix = BEST_SENTENCE_SHARE * weighed.max(axis=0) + (1 - BEST_SENTENCE_SHARE) * (
         weighed.sum(axis=0) / total
     )

@@ -84,6 +84,7 @@ GATE_EXAMPLE: dict[str, Any] = {
     "true": gate.DEFAULT_TRUE,
     "false": gate.DEFAULT_FALSE,
     "threshold": gate.DEFAULT_THRESHOLD,
+    "lasting_probe": True,
 }
 
 
@@ -104,7 +105,9 @@ def get_learning(
 
 @router.get("/v1/settings/gate", responses=_answer(GATE_EXAMPLE))
 def get_gate(tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
-    """The gate's wording and threshold."""
+    """The gate's wording and threshold, and whether the lasting probe reads beside the
+    engine (it does with the packaged embedding model; with another model the engine's answer
+    to the wording is the gate's probability)."""
     question, threshold = wording(uow.session, tenant.id)
     return _gate_out(question, threshold)
 
@@ -170,4 +173,5 @@ def _gate_out(question: gate.GateWording, threshold: float) -> dict[str, Any]:
         "true": question.true,
         "false": question.false,
         "threshold": threshold,
+        "lasting_probe": current_probe() is not None,
     }

@@ -10,7 +10,8 @@ the engine before meaning) and `dossier-hybrid-1` (words and meaning, the defaul
 
 Sets, and which is which:
 - tuning (chosen on): the support-routing example of `dossier demo` (app/demo/routing.py);
-  ops/bench/data/decisions_tuning.json (an IT helpdesk, and the routing example reworded);
+  ops/bench/data/decisions_tuning.json (an IT helpdesk, and the routing example reworded) and
+  decisions_tuning_more.json (insurance claims, a GP practice, a hotel chain);
   ops/bench/data/gate_tuning.jsonl (60 labelled sentences) and the cookbook's five tickets;
 - held out (written before tuning by someone who had not seen the engine, measured, never tuned
   on): tests/data/decisions_heldout.json (a hospital meal service, an energy supplier) and
@@ -50,7 +51,10 @@ from app.learning import gate  # noqa: E402
 from app.learning.calibrate import calibrate, example_probabilities  # noqa: E402
 from app.learning.lasting import LastingProbe, current_probe  # noqa: E402
 
-TUNING_DECISIONS = ROOT / "ops/bench/data/decisions_tuning.json"
+TUNING_DECISIONS = (
+    ROOT / "ops/bench/data/decisions_tuning.json",
+    ROOT / "ops/bench/data/decisions_tuning_more.json",
+)
 HELDOUT_DECISIONS = ROOT / "tests/data/decisions_heldout.json"
 TUNING_GATE = ROOT / "ops/bench/data/gate_tuning.jsonl"
 HELDOUT_GATE = ROOT / "tests/data/gate_heldout.jsonl"
@@ -210,7 +214,10 @@ def main() -> None:
     groups: list[tuple[str, dict[str, list[Case]], Path | None]] = [
         (
             "tuning",
-            {"support routing (dossier demo)": routing_set(), **decision_sets(TUNING_DECISIONS)},
+            {
+                "support routing (dossier demo)": routing_set(),
+                **{k: v for path in TUNING_DECISIONS for k, v in decision_sets(path).items()},
+            },
             TUNING_GATE,
         )
     ]

@@ -76,7 +76,9 @@ def main(runs: int = 200) -> None:
     models = ("dossier-lexical-1", "dossier-hybrid-1")
     with running_api() as bench, client(bench) as http:
         _setup(http)
-        samples = {(model, mode): [] for model in models for mode in MODES}
+        samples: dict[tuple[str, str], list[float]] = {
+            (model, mode): [] for model in models for mode in MODES
+        }
         for run in range(runs + 10):
             for model in models:
                 for mode, flags in MODES.items():

@@ -150,4 +150,6 @@ def test_bad_requests_name_the_field(client: TestClient, tenant: Tenant) -> None
 def test_models_are_listed(client: TestClient, tenant: Tenant) -> None:
     response = client.get("/v1/models", headers=tenant.headers)
     assert response.status_code == 200
-    assert response.json()["models"][0]["name"] == "dossier-lexical-1"
+    # The default first: words and meaning; then words alone, which a request may name.
+    names = [model["name"] for model in response.json()["models"]]
+    assert names == ["dossier-hybrid-1", "dossier-lexical-1"]

@@ -1,7 +1,8 @@
 """The main job: the support-routing example (seed 002) through the API on the embedded engine.
 
 This set was used to tune the embedded scorer; tests/unit/test_routing_example.py also holds a
-hospital-meals set written before tuning, which shows the same direction.
+hospital-meals set written before tuning, and ops/bench/decisions.py measures two larger held-out
+sets.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from app.demo.run import run, table
 from tests.support import Services, new_tenant
 
 
-def test_memory_routes_at_least_five_of_six_and_more_than_without(
+def test_memory_routes_six_of_six_and_more_than_without(
     live_url: str, client: TestClient
 ) -> None:
     tenant = new_tenant(client)
@@ -22,7 +23,7 @@ def test_memory_routes_at_least_five_of_six_and_more_than_without(
     right_with = sum(o.with_memory[0] == o.ticket.expected_team for o in outcomes)
     right_without = sum(o.without[0] == o.ticket.expected_team for o in outcomes)
     assert len(outcomes) == 6
-    assert right_with >= 5, table(outcomes)
+    assert right_with == 6, table(outcomes)
     assert right_without < right_with, table(outcomes)
     assert all(o.lines_used >= 1 for o in outcomes)
     assert "right without memory" in table(outcomes)
@@ -47,4 +48,6 @@ def test_demo_learn_keeps_the_three_lasting_facts_and_routes_five_of_six(
     }, learned_table(learned)
     right_with = sum(o.with_memory[0] == o.ticket.expected_team for o in outcomes)
     right_without = sum(o.without[0] == o.ticket.expected_team for o in outcomes)
+    # The learned lines are the tickets' own sentences, not a person's summary: "We signed our
+    # Enterprise contract in March." pulls T-201's slow dashboards to the enterprise desk.
     assert right_with >= 5 and right_without < right_with, table(outcomes)

@@ -34,15 +34,19 @@ from app.decisions.wire import (
     Usage,
     parse_request,
 )
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.engines.base import (
     MATCHED_CHOICE_OPTIONS,
     MATCHED_READ_TOKENS,
     count_word_tokens,
     read_window_for,
 )
-from app.engines.embedded import EmbeddedEngine, read_state
+from app.engines.embedded import HYBRID_MODEL, LEXICAL_MODEL, EmbeddedEngine, read_state
 from app.engines.systemone import SystemOneEngine, retry_after_seconds
 from app.errors import Invalid, UpstreamFailed, UpstreamTimeout
+
+ENGINE = EmbeddedEngine(StaticEmbedder(DEFAULT_MODEL))
+"""The embedded engine as Dossier runs it by default: words and meaning."""
 
 SDK_QUESTIONS: dict[str, Choice | Noul | Score] = {
     "tone": Choice(
@@ -71,7 +75,7 @@ def _sdk_client(handler: Callable[[httpx2.Request], httpx2.Response]) -> TypeSaf
 
 def _embedded_server(seen: list[dict[str, Any]]) -> Callable[[httpx2.Request], httpx2.Response]:
     """A System One endpoint in a function: Dossier's wire models around the embedded engine."""
-    engine = EmbeddedEngine()
+    engine = ENGINE
 
     def handle(request: httpx2.Request) -> httpx2.Response:
         body = json.loads(request.content)
@@ -150,7 +154,7 @@ def test_sdk_parses_what_the_embedded_engine_answers() -> None:
             state={"message": "The customer is angry and upset about a hostile reply."},
             questions=SDK_QUESTIONS,
         )
-    assert result.model == "dossier-lexical-1"
+    assert result.model == HYBRID_MODEL
     assert result.usage.input_tokens is not None and result.usage.input_tokens > 0
     tone = result.choices["tone"]
     assert tone.choice == "angry"
@@ -255,8 +259,9 @@ TONE: dict[str, Any] = {
 }
 
 
-def test_embedded_answers_every_question_type() -> None:
-    engine = EmbeddedEngine()
+@pytest.mark.parametrize("model", [HYBRID_MODEL, LEXICAL_MODEL])
+def test_embedded_answers_every_question_type(model: str) -> None:
+    engine = ENGINE
     questions = _questions(
         tone=TONE,
         spam={
@@ -266,7 +271,7 @@ def test_embedded_answers_every_question_type() -> None:
         },
         urgency={"type": "score", "criteria": ["Can wait", "Needs attention today"]},
     )
-    (answers,) = engine.answer("any-model", ["Buy cheap watches now! Advertising."], questions)
+    (answers,) = engine.answer(model, ["Buy cheap watches now! Advertising."], questions)
     tone, spam, urgency = answers["tone"], answers["spam"], answers["urgency"]
     assert isinstance(tone, ChoiceAnswer) and isinstance(spam, NoulAnswer)
     assert isinstance(urgency, ScoreAnswer)
@@ -277,25 +282,69 @@ def test_embedded_answers_every_question_type() -> None:
     assert 0 <= urgency.score <= 1
 
 
-def test_embedded_with_nothing_to_go_on_is_even_and_unsure() -> None:
-    (answers,) = EmbeddedEngine().answer("m", ["Hello there."], _questions(tone=TONE))
+def test_embedded_with_words_alone_and_nothing_to_go_on_is_even_and_unsure() -> None:
+    (answers,) = ENGINE.answer(LEXICAL_MODEL, ["Hello there."], _questions(tone=TONE))
     tone = answers["tone"]
     assert isinstance(tone, ChoiceAnswer)
     assert tone.probabilities == {"calm": 0.5, "angry": 0.5}
     assert tone.confidence == 0
 
 
+def test_embedded_models_default_to_meaning_and_offer_words_alone() -> None:
+    assert ENGINE.models() == [HYBRID_MODEL, LEXICAL_MODEL]
+    assert EmbeddedEngine(None).models() == [LEXICAL_MODEL]
+    state = ["I have been waiting three weeks and nobody answers. This is unacceptable."]
+    # No word of the state is in either option: words alone cannot tell, meaning can.
+    questions = _questions(tone=TONE)
+    (lexical,) = ENGINE.answer(LEXICAL_MODEL, state, questions)
+    (hybrid,) = ENGINE.answer("jev-latest", state, questions)
+    assert lexical["tone"].confidence == 0  # type: ignore[union-attr]
+    assert hybrid["tone"].choice == "angry"  # type: ignore[union-attr]
+    assert hybrid["tone"].confidence > 0.1  # type: ignore[union-attr]
+
+
+def test_embedded_without_an_embedder_answers_with_words_whatever_the_model() -> None:
+    words_alone = EmbeddedEngine(None)
+    questions = _questions(tone=TONE)
+    state = ["An upset, hostile message!"]
+    assert words_alone.answer(HYBRID_MODEL, state, questions) == ENGINE.answer(
+        LEXICAL_MODEL, state, questions
+    )
+
+
+def test_embedded_noul_with_meaning_leans_where_no_word_is_shared() -> None:
+    """A noul whose state shares no word with either outcome is graded, not a flat 0.5."""
+    questions = _questions(
+        escalate={
+            "type": "noul",
+            "instructions": "Should this be escalated to the on-call engineer?",
+            "criteria": {
+                "true": "Yes: an outage, customers cannot work, data at risk",
+                "false": "No: a question, feedback or a cosmetic issue",
+            },
+        }
+    )
+    down = ["Nobody at our company can log in since nine and the whole site shows errors."]
+    praise = ["Thanks, we love the new colour scheme on the dashboard."]
+    (lexical_down,) = ENGINE.answer(LEXICAL_MODEL, down, questions)
+    assert lexical_down["escalate"].noul == 0.5  # type: ignore[union-attr]
+    (yes,) = ENGINE.answer(HYBRID_MODEL, down, questions)
+    (no,) = ENGINE.answer(HYBRID_MODEL, praise, questions)
+    assert yes["escalate"].noul > 0.6 > 0.4 > no["escalate"].noul  # type: ignore[union-attr]
+
+
 def test_embedded_refuses_box_questions() -> None:
     with pytest.raises(Invalid) as caught:
-        EmbeddedEngine().answer("m", ["text"], {"where": BoxQuestion(instructions="The dog")})
+        ENGINE.answer("m", ["text"], {"where": BoxQuestion(instructions="The dog")})
     assert caught.value.field == "questions.where.type"
 
 
-def test_embedded_is_deterministic_and_answers_states_in_order() -> None:
-    engine = EmbeddedEngine()
+@pytest.mark.parametrize("model", [HYBRID_MODEL, LEXICAL_MODEL])
+def test_embedded_is_deterministic_and_answers_states_in_order(model: str) -> None:
     states = ["A polite and neutral note.", "An upset, hostile message!"]
-    first = engine.answer("m", states, _questions(tone=TONE))
-    second = engine.answer("m", states, _questions(tone=TONE))
+    first = ENGINE.answer(model, states, _questions(tone=TONE))
+    fresh = EmbeddedEngine(StaticEmbedder(DEFAULT_MODEL))  # nothing cached
+    second = fresh.answer(model, states, _questions(tone=TONE))
     assert first == second
     assert [a["tone"].choice for a in first] == ["calm", "angry"]  # type: ignore[union-attr]
 
@@ -308,8 +357,9 @@ def test_embedded_is_deterministic_and_answers_states_in_order() -> None:
         "Ann is always upset and hostile.\n\nAnn wrote again.",
     ],
 )
-def test_embedded_reads_memory_lines_in_every_state_shape(state: Any) -> None:
-    (answers,) = EmbeddedEngine().answer("m", [state], _questions(tone=TONE))
+@pytest.mark.parametrize("model", [HYBRID_MODEL, LEXICAL_MODEL])
+def test_embedded_reads_memory_lines_in_every_state_shape(state: Any, model: str) -> None:
+    (answers,) = ENGINE.answer(model, [state], _questions(tone=TONE))
     assert answers["tone"].choice == "angry"  # type: ignore[union-attr]
 
 
@@ -328,26 +378,30 @@ def test_embedded_reads_the_start_of_an_object_and_the_end_of_an_array() -> None
     as_object = {"first": filler, "late": angry}
     as_array = [angry, filler]
     questions = _questions(tone=TONE)
-    engine = EmbeddedEngine()
-    # Past the window the engine sees nothing, so the two options stay even.
+    # Past the window the engine sees nothing: words alone stay even, and with meaning the
+    # answer is the filler's alone.
     for state in (as_object, as_array):
-        (answers,) = engine.answer("m", [state], questions)
+        (answers,) = ENGINE.answer(LEXICAL_MODEL, [state], questions)
         assert answers["tone"].confidence == 0  # type: ignore[union-attr]
+        (read,) = ENGINE.answer(HYBRID_MODEL, [state], questions)
+        (filler_only,) = ENGINE.answer(HYBRID_MODEL, [{"first": filler}], questions)
+        assert read == filler_only
     for state in ({"late": angry, "first": filler}, [filler, angry]):
-        (answers,) = engine.answer("m", [state], questions)
-        assert answers["tone"].choice == "angry"  # type: ignore[union-attr]
+        for model in (LEXICAL_MODEL, HYBRID_MODEL):
+            (answers,) = ENGINE.answer(model, [state], questions)
+            assert answers["tone"].choice == "angry"  # type: ignore[union-attr]
 
 
 def test_a_matched_choice_reads_only_the_matching_window() -> None:
-    engine = EmbeddedEngine()
+    engine = ENGINE
     many = {f"option_{i}": f"Filler option number {i}" for i in range(MATCHED_CHOICE_OPTIONS)}
     small = _questions(tone=TONE)
     matched = _questions(tone={"type": "choice", "criteria": {**TONE["criteria"], **many}})
     assert read_window_for(engine, small) == engine.read_window_tokens
     assert read_window_for(engine, matched) == MATCHED_READ_TOKENS
     state = {"first": "word " * 600, "late": "An upset, hostile message."}
-    (small_answer,) = engine.answer("m", [state], small)
-    (matched_answer,) = engine.answer("m", [state], matched)
+    (small_answer,) = engine.answer(LEXICAL_MODEL, [state], small)
+    (matched_answer,) = engine.answer(LEXICAL_MODEL, [state], matched)
     assert small_answer["tone"].choice == "angry"  # type: ignore[union-attr]
     assert matched_answer["tone"].confidence == 0  # type: ignore[union-attr]
 
@@ -356,7 +410,7 @@ def test_token_count_is_words_and_punctuation() -> None:
     assert count_word_tokens("Hello, world!") == 4
     assert count_word_tokens("internationalisation") == 3  # 20 letters: pieces of 8
     assert count_word_tokens("東京です") == 4
-    assert EmbeddedEngine().count_tokens("") == 0
+    assert ENGINE.count_tokens("") == 0
 
 
 # --- the remote engine ---------------------------------------------------------------------------
