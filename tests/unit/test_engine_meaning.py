@@ -112,15 +112,19 @@ def test_state_evidence_weighs_sentences_by_content_and_memory_takes_the_best_li
 def test_the_probe_reads_lasting_facts_above_passing_ones() -> None:
     probe = LastingProbe.for_embedder(EMBEDDER)
     assert probe is not None
-    lasting, passing, asked = probe.logits(
+    lasting, passing, outage, asked = probe.logits(
         [
             "We have run all our servers on Debian for years.",
             "Our Debian server is down right now.",
+            "Our server is down right now.",
             "Do you support Debian servers?",
         ]
     )
-    assert lasting > 0 > passing
+    assert lasting > 0 > outage
     assert asked < 0
+    # A product's name leans lasting (it is mostly named in lasting facts): the same outage
+    # naming Debian scores above zero, though still far below the lasting fact.
+    assert lasting - passing > 3
 
 
 def test_the_probe_is_used_only_with_the_model_it_was_trained_with(
