@@ -117,7 +117,7 @@ def test_the_probe_reads_lasting_facts_above_passing_ones() -> None:
             "We have run all our servers on Debian for years.",
             "Our Debian server is down right now.",
             "Our server is down right now.",
-            "Do you support Debian servers?",
+            "Which plan are we on?",
         ]
     )
     assert lasting > 0 > outage
