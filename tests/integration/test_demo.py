@@ -14,9 +14,7 @@ from app.demo.run import run, table
 from tests.support import Services, new_tenant
 
 
-def test_memory_routes_six_of_six_and_more_than_without(
-    live_url: str, client: TestClient
-) -> None:
+def test_memory_routes_six_of_six_and_more_than_without(live_url: str, client: TestClient) -> None:
     tenant = new_tenant(client)
     with httpx.Client(base_url=live_url, headers=tenant.headers, timeout=60) as http:
         outcomes = run(http)
