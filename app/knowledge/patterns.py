@@ -18,10 +18,12 @@ from datetime import date, timedelta
 from app.knowledge.dates import DayPhrase, find_days, tense_of
 from app.knowledge.extraction import Extracted, Turn
 
-NAME = r"[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+){0,2}"
-PLACE = r"[A-Z][\wà-ÿ'’-]+(?:[\s-]+[A-Z][\wà-ÿ'’-]+){0,3}"
+TITLE = r"(?:(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof)\.\s+)?"
+"""An abbreviated title or saint before a name: "St. Mary's", "Dr. Patel", "Mt. Vernon"."""
+NAME = TITLE + r"[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+){0,2}"
+PLACE = TITLE + r"[A-Z][\wà-ÿ'’-]+(?:[\s-]+[A-Z][\wà-ÿ'’-]+){0,3}"
 ORG = (
-    r"(?:[A-Z][\w&'’-]*(?:\s+(?:&\s+|of\s+|and\s+)?[A-Z][\w&'’-]*){0,4}"
+    rf"(?:{TITLE}[A-Z][\w&'’-]*(?:\s+(?:&\s+|of\s+|and\s+)?[A-Z][\w&'’-]*){{0,4}}"
     r"|the\s+[a-z]+(?:\s+[a-z]+){0,3}\s+(?:hospital|university|bank|school|ministry|council|"
     r"company|agency|firm|startup|store|shop|library|museum|clinic|office))"
 )
@@ -488,8 +490,24 @@ def _is_momentary(sentence: str) -> bool:
     return bool(_IMPERATIVE.search(sentence) or _MOMENTARY.search(sentence))
 
 
+_ABBREVIATION = re.compile(
+    r"(?:^|\s)(?:st|dr|mr|mrs|ms|mt|prof|jr|sr|vs|etc|inc|ltd|co|no|dept|ave|rd|approx|"
+    r"e\.g|i\.e|[A-Z])\.$",
+    re.IGNORECASE,
+)
+"""A piece ending so ends with an abbreviation ("St.", "Dr.", "e.g.") or an initial ("J."),
+not a sentence: "I work at St. Mary's hospital" is one sentence."""
+
+
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    pieces = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    joined: list[str] = []
+    for piece in pieces:
+        if joined and _ABBREVIATION.search(joined[-1]) and "\n" not in joined[-1]:
+            joined[-1] = f"{joined[-1]} {piece}"
+        else:
+            joined.append(piece)
+    return joined
 
 
 class EmbeddedExtractor:

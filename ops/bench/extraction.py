@@ -31,10 +31,20 @@ from app.knowledge.extraction import Extracted, Turn  # noqa: E402
 from app.knowledge.patterns import EmbeddedExtractor  # noqa: E402
 from app.text.words import fold  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "tests/data"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests/data"
 DEFAULT_SETS = (
     (DATA / "extraction_labelled.jsonl", "labelled set, written before tuning (tuned on since)"),
     (DATA / "extraction_heldout.jsonl", "held-out set, written after tuning, never tuned on"),
+    (
+        ROOT / "ops/bench/data/extraction_tuning.jsonl",
+        "everyday tuning set (issue 17), written before tuning, tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday.jsonl",
+        "everyday held-out set (issue 17), written before tuning by someone who had not seen "
+        "the extractor, never tuned on",
+    ),
 )
 
 
@@ -56,11 +66,16 @@ def matches(expected: dict[str, Any], item: Extracted) -> bool:
     return True
 
 
-def score(rows: list[dict[str, Any]], show_misses: bool = False) -> tuple[int, int, int]:
+def score(
+    rows: list[dict[str, Any]], show_misses: bool = False
+) -> tuple[int, int, int, int]:
+    """Matched, extracted and expected items, and the messages that should give nothing and
+    gave something."""
     extractor = EmbeddedExtractor()
-    matched = extracted = wanted = 0
+    matched = extracted = wanted = chatter_kept = 0
     for row in rows:
         items = extractor.extract([Turn(row["text"], date.fromisoformat(row["date"]))])
+        chatter_kept += bool(items) and not row["expect"]
         expected = list(row["expect"])
         wanted += len(expected)
         extracted += len(items)
@@ -81,15 +96,18 @@ def score(rows: list[dict[str, Any]], show_misses: bool = False) -> tuple[int, i
                     f"    extra    {item.kind} {item.slot} {item.value!r} from={item.valid_from}"
                     f" until={item.valid_until} on={item.on}"
                 )
-    return matched, extracted, wanted
+    return matched, extracted, wanted, chatter_kept
 
 
 def main(argv: list[str]) -> None:
     paths = [a for a in argv if not a.startswith("--")]
     sets = [(Path(paths[0]), paths[0])] if paths else list(DEFAULT_SETS)
     for path, label in sets:
-        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        matched, extracted, wanted = score(rows, show_misses="--misses" in argv)
+        if not path.exists():
+            continue
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        rows = [row for row in lines if "comment" not in row]
+        matched, extracted, wanted, chatter_kept = score(rows, show_misses="--misses" in argv)
         empty = sum(1 for r in rows if not r["expect"])
         print(f"Embedded extractor, {label}:")
         print(
@@ -98,7 +116,8 @@ def main(argv: list[str]) -> None:
         )
         print(
             f"  precision {matched / extracted if extracted else 0:.3f}   "
-            f"recall {matched / wanted if wanted else 0:.3f}"
+            f"recall {matched / wanted if wanted else 0:.3f}   "
+            f"chatter kept out {empty - chatter_kept}/{empty}"
         )
 
 
