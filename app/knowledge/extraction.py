@@ -79,6 +79,7 @@ def current_extractor() -> Extractor:
         from app.knowledge.upstream import ChatClient
 
         return LlmExtractor(ChatClient.from_settings(settings), model=settings.chat_model)
+    from app.knowledge.durable import current_reader
     from app.knowledge.patterns import EmbeddedExtractor
 
-    return EmbeddedExtractor()
+    return EmbeddedExtractor(current_reader())

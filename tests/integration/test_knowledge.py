@@ -156,6 +156,29 @@ def test_a_contradicted_fact_retires_with_its_day_and_is_no_longer_retrieved(
     assert ("organization:contoso", "active") in edges
 
 
+def test_everyday_phrasing_is_kept_by_the_durable_reader_and_replaces_the_old_home(
+    client: TestClient, tenant: Tenant, worker: Services
+) -> None:
+    """No pattern knows "relocated ... for good": the durable reader (the default while meaning
+    is on) keeps it, in the words said, and as a new home it retires the old one."""
+    enable(client, tenant)
+    chat(client, tenant, "I live in Kraków.", user="ola", thread="a")
+    wait_for(lambda: facts(client, tenant, "ola"), what="first extraction")
+    chat(
+        client,
+        tenant,
+        "I've just relocated to Gdansk for good. Could you find me a dentist there?",
+        user="ola",
+        thread="b",
+    )
+    wait_for(lambda: facts(client, tenant, "ola", status="retired"), what="the new home")
+    active = facts(client, tenant, "ola", status="active")
+    assert [f["text"] for f in active] == ["I've just relocated to Gdansk for good"]
+    assert [f["text"] for f in facts(client, tenant, "ola", status="retired")] == [
+        "Lives in Kraków"
+    ]
+
+
 def test_shared_conversations_read_and_store_nothing_personal(
     client: TestClient, tenant: Tenant, worker: Services
 ) -> None:

@@ -1,0 +1,115 @@
+"""The embedded extractor beyond its patterns: the durable reader (app.knowledge.durable) on
+the packaged static model, and what the patterns now read exactly (titles such as "St.",
+phone numbers as people write them)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
+from app.knowledge.durable import (
+    SLOTS_FILE,
+    DurableReader,
+    SlotClassifier,
+    as_said,
+    value_of,
+)
+from app.knowledge.extraction import Extracted, Turn
+from app.knowledge.patterns import EmbeddedExtractor, sentences
+from app.learning.lasting import LastingProbe
+
+EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
+PROBE = LastingProbe.for_embedder(EMBEDDER)
+SLOTS = SlotClassifier.for_embedder(EMBEDDER)
+assert PROBE is not None and SLOTS is not None
+READER = DurableReader(PROBE, SLOTS)
+MONDAY = date(2026, 3, 2)
+
+
+def facts(text: str, extractor: EmbeddedExtractor) -> list[Extracted]:
+    return [e for e in extractor.extract([Turn(text, MONDAY)]) if e.kind == "fact"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("I've just relocated to Gdansk for good.", "home", "Gdansk"),
+        ("I have type 2 diabetes.", "health", "I have type 2 diabetes"),
+        ("i've been living in Oslo since 2015", "home", "Oslo"),
+    ],
+)
+def test_the_reader_keeps_what_no_pattern_was_written_for(
+    text: str, slot: str, value: str
+) -> None:
+    assert facts(text, EmbeddedExtractor(None)) == []  # the patterns alone miss it
+    (fact,) = facts(text, EmbeddedExtractor(READER))
+    assert (fact.slot, fact.value) == (slot, value)
+    assert fact.text == as_said(text)  # faithful: the sentence as said, nothing invented
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Could you book a table for four on Friday?",
+        "I'm in Berlin for a conference this week.",
+        "Ugh, Mondays.",
+        "do you know a good vegan place near me?",
+        "remind me to call mum tomorrow",
+    ],
+)
+def test_the_reader_keeps_chatter_out(text: str) -> None:
+    assert facts(text, EmbeddedExtractor(READER)) == []
+
+
+def test_the_patterns_win_where_they_read_a_fact() -> None:
+    text = "I moved to Lisbon in 2021."
+    assert facts(text, EmbeddedExtractor(READER)) == facts(text, EmbeddedExtractor(None))
+
+
+def test_the_extractor_names_what_reads() -> None:
+    assert EmbeddedExtractor(None).name == "embedded-1"
+    assert EmbeddedExtractor(READER).name == "embedded-2"  # re-extraction re-runs older batches
+
+
+def test_a_named_slot_takes_the_name_the_sentence_mentions() -> None:
+    assert value_of("manager", "My manager these days is Oskar Lind") == "Oskar Lind"
+    assert value_of("home", "We bought a house in Mt. Vernon") == "Mt. Vernon"
+    assert value_of("uses", "I do all my budgeting in YNAB") == "I do all my budgeting in YNAB"
+    assert value_of("home", "home is a flat by the sea") == "home is a flat by the sea"
+
+
+def test_the_slot_classifier_is_used_only_with_its_model(tmp_path: Path) -> None:
+    other = tmp_path / "slots.npz"
+    with np.load(SLOTS_FILE) as trained:
+        about = str(trained["about"]).replace(EMBEDDER.name, "static:other")
+        np.savez(other, weights=trained["weights"], about=about)
+    assert SlotClassifier.for_embedder(EMBEDDER, other) is None
+    assert SlotClassifier.for_embedder(None) is None
+
+
+def test_abbreviations_do_not_end_a_sentence_or_a_name() -> None:
+    assert sentences("I work as a nurse at St. Mary's hospital. Dr. Patel is great.") == [
+        "I work as a nurse at St. Mary's hospital.",
+        "Dr. Patel is great.",
+    ]
+    found = {(f.slot, f.value) for f in facts("I work as a nurse at St. Mary's.", EXTRACTOR)}
+    assert found == {("role", "nurse"), ("employer", "St. Mary's")}
+
+
+EXTRACTOR = EmbeddedExtractor(None)
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("my number's 07700 900123 if you need it", "07700 900123"),
+        ("my cell changed, it's 0612 345 678 now", "0612 345 678"),
+        ("Work phone: (555) 010-4477.", "(555) 010-4477"),
+    ],
+)
+def test_phone_numbers_as_people_write_them(text: str, number: str) -> None:
+    assert [(f.slot, f.value) for f in facts(text, EXTRACTOR)] == [("phone", number)]
