@@ -10,6 +10,7 @@ import redis
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
+from app.errors import UpstreamFailed, UpstreamTimeout
 from app.jobs.failures import ends_failed
 from app.jobs.outbox import JobQueue
 from app.knowledge import sweeps
@@ -21,7 +22,16 @@ from app.settings import get_settings
 from workers.celery import celery_app
 
 
-@celery_app.task(name="dossier.extraction.run_batch")
+@celery_app.task(
+    name="dossier.extraction.run_batch",
+    # An upstream extractor that failed, timed out or answered unreadably (even repaired):
+    # nothing was applied or billed (the transaction rolled back), so ask again later. After
+    # the last retry the batch ends failed, its turns kept for re-extraction.
+    autoretry_for=(UpstreamFailed, UpstreamTimeout),
+    retry_backoff=2,
+    retry_jitter=False,
+    max_retries=3,
+)
 def run_batch(batch_id: int) -> None:
     """Extract a thread's batch once its delay has passed (until then it waits, delayed)."""
     with session_scope() as (session, jobs):

@@ -1,10 +1,18 @@
 """The LLM extractor: the chat endpoint's model reads a thread's turns and answers with items
 in a JSON schema. Same interface as the embedded extractor, same reconciliation after it.
 
-The model is told the same rules the embedded patterns follow. Its answer is checked item by
-item: an item of an unknown kind or without text is dropped, and a day that is not a calendar
-date (YYYY-MM-DD) is dropped with it rather than guessed; an `end` without a day ends on the
-day its turn was written.
+The model is told the same rules the embedded patterns follow. An answer that is not the
+schema's JSON (malformed, cut off at the length limit, another shape) gets one repair attempt:
+the model is shown what it answered and why it could not be read, and asked again. If that
+fails too, `UnreadableAnswer` is raised: the task retries with backoff, and a batch that still
+fails ends failed with its turns kept for re-extraction (counted in
+`dossier_extraction_answers{outcome}` and `dossier_extraction_turns_failed`), never dropped in
+silence.
+
+A readable answer is checked item by item: an item of an unknown kind or without text is left
+out (counted in `dossier_extraction_items_dropped`), and a day that is not a calendar date
+(YYYY-MM-DD) is dropped with it rather than guessed; an `end` without a day ends on the day its
+turn was written.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from typing import Any
 from app.errors import UpstreamFailed
 from app.knowledge.extraction import Extracted, Turn
 from app.knowledge.upstream import ChatClient, content_of
+from app.observability.metrics import count_dropped_items, count_extraction_answer
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +85,18 @@ SCHEMA: dict[str, Any] = {
 }
 
 
+class UnreadableAnswer(UpstreamFailed):
+    """The model's answer was not the schema's JSON, even after one repair attempt."""
+
+
+REPAIR = (
+    "Your answer could not be read: {problem}. Answer again with only the JSON object the "
+    "schema asks for, complete, and nothing else."
+)
+ECHOED = 4000
+"""How much of an unreadable answer is shown back to the model when asking for a repair."""
+
+
 class LlmExtractor:
     def __init__(self, client: ChatClient, model: str | None = None) -> None:
         self._client = client
@@ -89,13 +110,37 @@ class LlmExtractor:
             f"[{n}] (written {turn.said_on.isoformat()}, {turn.said_on:%A}) {turn.text}"
             for n, turn in enumerate(turns)
         )
-        data = self._client.complete(
+        messages: list[dict[str, str]] = [
+            {"role": "system", "content": PROMPT},
+            {"role": "user", "content": numbered},
+        ]
+        answer = self._ask(messages)
+        try:
+            raw_items = read_items(answer)
+            count_extraction_answer("read")
+        except ValueError as problem:
+            log.warning("extraction answer unreadable (%s); asking once for a repair", problem)
+            messages += [
+                {"role": "assistant", "content": _said(answer)[:ECHOED]},
+                {"role": "user", "content": REPAIR.format(problem=problem)},
+            ]
+            try:
+                raw_items = read_items(self._ask(messages))
+            except ValueError as again:
+                count_extraction_answer("unreadable")
+                raise UnreadableAnswer(
+                    f"the extraction model's answer could not be read, even repaired: {again}"
+                ) from again
+            count_extraction_answer("repaired")
+        items = [item for raw in raw_items if (item := _item(raw, turns)) is not None]
+        count_dropped_items(len(raw_items) - len(items))
+        return items
+
+    def _ask(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+        return self._client.complete(
             {
                 "model": self._model,
-                "messages": [
-                    {"role": "system", "content": PROMPT},
-                    {"role": "user", "content": numbered},
-                ],
+                "messages": messages,
                 "temperature": 0,
                 "response_format": {
                     "type": "json_schema",
@@ -103,13 +148,37 @@ class LlmExtractor:
                 },
             }
         )
-        try:
-            items = json.loads(content_of(data))["items"]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UpstreamFailed("the extraction model did not answer in the schema") from exc
-        if not isinstance(items, list):
-            raise UpstreamFailed("the extraction model did not answer in the schema")
-        return [item for raw in items if (item := _item(raw, turns)) is not None]
+
+
+def _said(answer: dict[str, Any]) -> str:
+    """What the model answered, as text, whatever its shape."""
+    try:
+        return content_of(answer)
+    except UpstreamFailed:
+        return json.dumps(answer["choices"][0])
+
+
+def read_items(answer: dict[str, Any]) -> list[Any]:
+    """The items of a chat answer in the schema.
+
+    Raises:
+        ValueError: naming what is wrong (cut off at the length limit, not JSON, another shape).
+    """
+    choice = answer["choices"][0]
+    if isinstance(choice, dict) and choice.get("finish_reason") == "length":
+        raise ValueError("it was cut off at the length limit")
+    try:
+        text = content_of(answer)
+    except UpstreamFailed as exc:
+        raise ValueError(exc.message) from exc
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"it is not JSON ({exc})") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        raise ValueError('it is JSON but not an object with an "items" list')
+    items: list[Any] = data["items"]
+    return items
 
 
 def _item(raw: Any, turns: Sequence[Turn]) -> Extracted | None:

@@ -50,6 +50,7 @@ from app.knowledge.schemas import (
 from app.ledger.service import charge, ensure_can_pay
 from app.memory.service import usage_of
 from app.models import Tenant
+from app.observability.metrics import count_failed_turns
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
 
@@ -732,9 +733,18 @@ def drop_collection_caches(indexes: KnowledgeIndexes, tenant_id: str, collection
 
 def fail_extraction(session: Session, batch_id: int, reason: str) -> None:
     """An extraction task gave up: a pending batch ends failed with the reason (its turns are
-    kept, so re-extraction can read them again)."""
+    kept, so re-extraction can read them again), counted in the metrics and the audit log."""
     batch = session.scalars(
         select(ExtractionBatch).where(ExtractionBatch.id == batch_id).with_for_update()
     ).first()
     if batch is not None and batch.status == "pending":
         batch.status, batch.error, batch.finished_at = "failed", reason[:200], utcnow()
+        turns = len(repo.turns_of(session, batch.id))
+        count_failed_turns(turns)
+        record(
+            session,
+            _tenant(session, batch.tenant_id),
+            "knowledge.extraction.failed",
+            ids=[batch.id],
+            counts={"turns": turns},
+        )

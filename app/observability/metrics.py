@@ -58,6 +58,19 @@ TASK_FAILURES = Counter(
     "Celery tasks that ended in failure (after their retries), by task and exception type.",
     ("task", "exception"),
 )
+EXTRACTION_ANSWERS = Counter(
+    "dossier_extraction_answers",
+    "The LLM extractor's answers: read at once, read after one repair, or unreadable.",
+    ("outcome",),
+)
+EXTRACTION_ITEMS_DROPPED = Counter(
+    "dossier_extraction_items_dropped",
+    "Items of a readable extraction answer left out: an unknown kind or no text.",
+)
+EXTRACTION_TURNS_FAILED = Counter(
+    "dossier_extraction_turns_failed",
+    "Turns of extraction batches that ended failed (kept for re-extraction, never billed).",
+)
 REQUESTS_REJECTED = Counter(
     "dossier_requests_rejected",
     "Requests answered 503 because every slot of the API process was busy (app.admission).",
@@ -248,3 +261,17 @@ def multiprocess_dir() -> str | None:
 def render_api_metrics() -> bytes:
     """The API's `/metrics`: its own samples, then the deployment's read at scrape time."""
     return generate_latest(process_registry()) + generate_latest(deployment_registry())
+
+
+def count_extraction_answer(outcome: str) -> None:
+    """`outcome`: read, repaired or unreadable."""
+    EXTRACTION_ANSWERS.labels(outcome).inc()
+
+
+def count_dropped_items(count: int) -> None:
+    if count:
+        EXTRACTION_ITEMS_DROPPED.inc(count)
+
+
+def count_failed_turns(count: int) -> None:
+    EXTRACTION_TURNS_FAILED.inc(count)

@@ -42,9 +42,7 @@ def facts(text: str, extractor: EmbeddedExtractor) -> list[Extracted]:
         ("i've been living in Oslo since 2015", "home", "Oslo"),
     ],
 )
-def test_the_reader_keeps_what_no_pattern_was_written_for(
-    text: str, slot: str, value: str
-) -> None:
+def test_the_reader_keeps_what_no_pattern_was_written_for(text: str, slot: str, value: str) -> None:
     assert facts(text, EmbeddedExtractor(None)) == []  # the patterns alone miss it
     (fact,) = facts(text, EmbeddedExtractor(READER))
     assert (fact.slot, fact.value) == (slot, value)

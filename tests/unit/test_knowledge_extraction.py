@@ -8,12 +8,13 @@ from datetime import date
 
 import httpx
 import pytest
+from prometheus_client import REGISTRY
 
 from app.errors import UpstreamFailed
 from app.knowledge.dates import find_days
 from app.knowledge.extraction import Extracted, Turn
 from app.knowledge.graph import build_graph
-from app.knowledge.llm_extractor import LlmExtractor
+from app.knowledge.llm_extractor import LlmExtractor, UnreadableAnswer
 from app.knowledge.parsing import chunk_text, media_type_of, slugify
 from app.knowledge.patterns import EmbeddedExtractor
 from app.knowledge.reconcile import Known, reconcile, same_value
@@ -351,6 +352,79 @@ def test_the_llm_extractor_fails_loudly_on_an_answer_outside_the_schema() -> Non
     )
     with pytest.raises(UpstreamFailed):
         llm.extract([Turn("I live in Oslo.", MONDAY)])
+
+
+VALID = {
+    "items": [
+        {
+            "kind": "fact",
+            "text": "Lives in Oslo",
+            "slot": "home",
+            "value": "Oslo",
+            "valid_from": None,
+            "valid_until": None,
+            "on": None,
+            "turn": 0,
+        },
+        {"kind": "mood", "text": "Happy"},  # unknown kind: left out, counted
+    ]
+}
+MALFORMED = '{"items": [{"kind": "fact", "text": "Lives in Oslo",'  # cut mid-object
+TRUNCATED = {"content": json.dumps(VALID)[:40], "finish_reason": "length"}
+
+
+def _scripted(*answers: object) -> tuple[LlmExtractor, list[dict[str, object]]]:
+    """An LLM extractor whose upstream gives `answers` in order (a str is the message's text,
+    a dict the choice itself), and the requests it was sent."""
+    sent: list[dict[str, object]] = []
+    script = iter(answers)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        answer = next(script)
+        choice = (
+            {"message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}
+            if isinstance(answer, str)
+            else {"message": {"role": "assistant", "content": answer["content"]}, **answer}  # type: ignore[index]
+        )
+        return httpx.Response(200, json={"choices": [choice]})
+
+    client = ChatClient("http://chat.test/v1", transport=httpx.MockTransport(handler))
+    return LlmExtractor(client, "m1"), sent
+
+
+def _metric(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_a_valid_answer_is_read_at_once_and_odd_items_are_counted() -> None:
+    read = _metric("dossier_extraction_answers_total", outcome="read")
+    dropped = _metric("dossier_extraction_items_dropped_total")
+    llm, sent = _scripted(json.dumps(VALID))
+    assert [i.text for i in llm.extract([Turn("I live in Oslo.", MONDAY)])] == ["Lives in Oslo"]
+    assert len(sent) == 1
+    assert _metric("dossier_extraction_answers_total", outcome="read") == read + 1
+    assert _metric("dossier_extraction_items_dropped_total") == dropped + 1
+
+
+@pytest.mark.parametrize("bad", [MALFORMED, TRUNCATED, '["not", "an", "object"]'])
+def test_an_unreadable_answer_is_repaired_once(bad: object) -> None:
+    repaired = _metric("dossier_extraction_answers_total", outcome="repaired")
+    llm, sent = _scripted(bad, json.dumps(VALID))
+    assert [i.text for i in llm.extract([Turn("I live in Oslo.", MONDAY)])] == ["Lives in Oslo"]
+    repair = sent[1]["messages"]
+    assert repair[2]["role"] == "assistant"  # type: ignore[index]
+    assert "could not be read" in repair[3]["content"]  # type: ignore[index]
+    assert _metric("dossier_extraction_answers_total", outcome="repaired") == repaired + 1
+
+
+def test_an_answer_unreadable_even_repaired_fails_loudly() -> None:
+    unreadable = _metric("dossier_extraction_answers_total", outcome="unreadable")
+    llm, sent = _scripted(MALFORMED, TRUNCATED)
+    with pytest.raises(UnreadableAnswer, match="cut off at the length limit"):
+        llm.extract([Turn("I live in Oslo.", MONDAY)])
+    assert len(sent) == 2  # one repair, then the task's retries take over
+    assert _metric("dossier_extraction_answers_total", outcome="unreadable") == unreadable + 1
 
 
 # Documents and the graph
