@@ -16,6 +16,7 @@ from app.jobs.outbox import JobQueue
 from app.knowledge import sweeps
 from app.knowledge.documents import CollectionService
 from app.knowledge.extraction import current_extractor
+from app.knowledge.history import IMPORT_TASK, fail_import, run_import
 from app.knowledge.indexes import knowledge_indexes, user_prefix
 from app.knowledge.service import KnowledgeService, fail_extraction
 from app.settings import get_settings
@@ -40,6 +41,26 @@ def run_batch(batch_id: int) -> None:
         if wait is not None:
             # Delayed through the outbox, not the broker's ETA: nothing held in a worker's memory.
             jobs.add("dossier.extraction.run_batch", batch_id, delay_seconds=max(wait, 0.05))
+
+
+@celery_app.task(
+    name=IMPORT_TASK,
+    # As run_batch: the batch that failed rolled back, the next delivery goes on from it.
+    autoretry_for=(UpstreamFailed, UpstreamTimeout),
+    retry_backoff=2,
+    retry_jitter=False,
+    max_retries=3,
+)
+def import_history(import_id: str) -> None:
+    """Extract a history import's batches, oldest first, each in a unit of its own."""
+
+    def extract_batch(batch_id: int) -> None:
+        with session_scope() as (session, jobs):
+            service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
+            service.run_batch(batch_id, extractor)
+
+    extractor = current_extractor()
+    run_import(session_scope, import_id, extract_batch)
 
 
 @celery_app.task(name="dossier.extraction.rerun_batch")
@@ -87,6 +108,11 @@ def reextract() -> int:
 @ends_failed("dossier.extraction.run_batch")
 def _extraction_failed(session: Session, args: Sequence[Any], reason: str) -> None:
     fail_extraction(session, int(args[0]), reason)
+
+
+@ends_failed(IMPORT_TASK)
+def _import_failed(session: Session, args: Sequence[Any], reason: str) -> None:
+    fail_import(session, str(args[0]), reason)
 
 
 @ends_failed("dossier.ingest.document")

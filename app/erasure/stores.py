@@ -130,6 +130,9 @@ USER_STORES = {
     "postgres.extraction_batches (pending extraction)": (
         "SELECT count(*) FROM extraction_batches WHERE end_user_id IN :users"
     ),
+    "postgres.history_imports": (
+        "SELECT count(*) FROM history_imports WHERE end_user_id IN :users"
+    ),
 }
 TENANT_STORES = {
     "postgres.batches": "SELECT count(*) FROM batches WHERE tenant_id = :tenant",

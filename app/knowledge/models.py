@@ -76,6 +76,31 @@ class ExtractionBatch(Base):
     turns: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     extractor: Mapped[str | None] = mapped_column(String(60))
     error: Mapped[str | None] = mapped_column(String(200))
+    import_id: Mapped[str | None] = mapped_column(
+        ForeignKey("history_imports.id", ondelete="CASCADE"), index=True
+    )
+    """The history import this batch belongs to; None for turns from chat completions."""
+    created_at: Mapped[datetime] = _now()
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class HistoryImport(Base):
+    """An end-user's past conversations, imported with each turn's own date: extracted batch
+    by batch, oldest first, by one job on the extraction queue."""
+
+    __tablename__ = "history_imports"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), index=True
+    )
+    end_user_id: Mapped[int] = mapped_column(
+        ForeignKey("end_users.id", ondelete="CASCADE"), index=True
+    )
+    status: Mapped[str] = mapped_column(String(12), default="queued", server_default="queued")
+    """queued, running, done or failed."""
+    turns: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    error: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = _now()
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

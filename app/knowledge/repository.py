@@ -271,11 +271,33 @@ def delete_turns(session: Session, batch_id: int) -> None:
 
 
 def overdue_batches(session: Session, before: datetime, limit: int = 500) -> list[int]:
+    """Pending batches of live turns due before `before` (an import's batches are its job's)."""
     return list(
         session.scalars(
             select(ExtractionBatch.id)
-            .where(ExtractionBatch.status == "pending", ExtractionBatch.due_at < before)
+            .where(
+                ExtractionBatch.status == "pending",
+                ExtractionBatch.due_at < before,
+                ExtractionBatch.import_id.is_(None),
+            )
             .order_by(ExtractionBatch.due_at)
+            .limit(limit)
+        )
+    )
+
+
+def stalled_imports(session: Session, before: datetime, limit: int = 100) -> list[str]:
+    """Imports still queued or running whose oldest pending batch was due before `before`:
+    their job was lost with its worker."""
+    return list(
+        session.scalars(
+            select(ExtractionBatch.import_id)
+            .where(
+                ExtractionBatch.status == "pending",
+                ExtractionBatch.due_at < before,
+                ExtractionBatch.import_id.is_not(None),
+            )
+            .group_by(ExtractionBatch.import_id)
             .limit(limit)
         )
     )

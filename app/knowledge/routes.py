@@ -35,6 +35,7 @@ from app.knowledge.schemas import (
     FactsIn,
     FactsPage,
     GraphOut,
+    HistoryIn,
     PromoteIn,
     PromoteOut,
     SearchIn,
@@ -140,6 +141,52 @@ def list_facts(
     return service.list_facts(
         tenant, user, text=q, status=status, sort=sort, cursor=cursor, limit=limit
     )
+
+
+IMPORT_EXAMPLE = {
+    "id": "imp_1f0c2a4b9d8e4f6a8b7c6d5e4f3a2b1c",
+    "object": "history_import",
+    "user": "user-17",
+    "status": "running",
+    "error": None,
+    "turns": 2,
+    "batches": {"pending": 1, "done": 1, "failed": 0, "skipped": 0},
+    "turns_done": 1,
+    "facts": 1,
+    "events": 0,
+    "created_at": "2026-11-30T19:30:00+00:00",
+    "finished_at": None,
+}
+
+
+@knowledge_router.post(
+    "/v1/users/{user}/history",
+    status_code=202,
+    responses={202: {"content": {"application/json": {"example": IMPORT_EXAMPLE}}}},
+)
+def import_history(
+    user: UserPath, body: HistoryIn, tenant: TenantDep, service: KnowledgeDep
+) -> dict[str, Any]:
+    """Import the user's past conversations (up to 5,000 turns a call), each turn with when it
+    was said: extracted oldest first by a job on the extraction queue, relative days read
+    against each turn's own date, billed per turn like live ones. Poll the import for its
+    progress."""
+    return service.import_history(tenant, user, body)
+
+
+@knowledge_router.get(
+    "/v1/users/{user}/history/{import_id}",
+    responses={200: {"content": {"application/json": {"example": IMPORT_EXAMPLE}}}},
+)
+def history_import(
+    user: UserPath,
+    import_id: Annotated[str, Path(pattern=r"^imp_[0-9a-f]{32}$", examples=[IMPORT_EXAMPLE["id"]])],
+    tenant: TenantDep,
+    service: KnowledgeDep,
+) -> dict[str, Any]:
+    """A history import's status (queued, running, done, failed) and progress: batches by
+    status, turns done, and the facts and events it added."""
+    return service.history_import(tenant, user, import_id)
 
 
 @knowledge_router.post("/v1/users/{user}/facts", response_model=FactsAdded)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 from app.memory.schemas import Body, Usage
 
@@ -255,3 +255,35 @@ class DocumentOut(BaseModel):
 class DocumentsOut(BaseModel):
     data: list[DocumentOut]
     next_cursor: str | None = None
+
+
+class PastTurnIn(Body):
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20_000)]
+    said_at: AwareDatetime = Field(
+        description="when the user said it, with its time zone (relative days resolve against it)"
+    )
+    thread: Annotated[str, StringConstraints(max_length=200)] = ""
+
+
+class HistoryIn(Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "turns": [
+                        {
+                            "text": "I moved to Lisbon yesterday.",
+                            "said_at": "2025-03-03T09:12:00+00:00",
+                            "thread": "onboarding",
+                        },
+                        {
+                            "text": "I'm on leave until 1 October.",
+                            "said_at": "2025-09-10T16:40:00+02:00",
+                        },
+                    ]
+                }
+            ]
+        },
+    )
+    turns: list[PastTurnIn] = Field(min_length=1, max_length=5_000)

@@ -28,6 +28,7 @@ from app.jobs.outbox import JobQueue
 from app.knowledge import repository as repo
 from app.knowledge.extraction import Extracted, Extractor, Turn
 from app.knowledge.graph import build_graph
+from app.knowledge.history import PastTurn, import_view, start_import
 from app.knowledge.indexes import KnowledgeIndexes, collection_prefix, user_prefix
 from app.knowledge.models import Collection, Document, EndUser, ExtractionBatch, Fact
 from app.knowledge.reconcile import Known, reconcile
@@ -39,6 +40,7 @@ from app.knowledge.schemas import (
     FactsIn,
     FactsPage,
     GraphOut,
+    HistoryIn,
     PromotedDocument,
     PromoteOut,
     SearchIn,
@@ -400,6 +402,29 @@ class KnowledgeService:
             counts={"facts": len(page.data)},
         )
         return page
+
+    def import_history(
+        self, tenant: CurrentTenant, user_name: str, body: HistoryIn
+    ) -> dict[str, Any]:
+        """Past conversations with their dates, as an import job (see app.knowledge.history)."""
+        self._require_enabled(tenant)
+        ensure_can_pay(tenant)
+        latest = self.clock() + timedelta(days=1)
+        for number, turn in enumerate(body.turns):
+            if turn.said_at > latest:
+                raise Invalid(
+                    f"turns.{number}.said_at: {turn.said_at.isoformat()} is in the future",
+                    field=f"turns.{number}.said_at",
+                )
+        user = self._user(tenant, user_name, create=True)
+        turns = [PastTurn(t.text, t.said_at, t.thread) for t in body.turns]
+        job = start_import(self.session, self.jobs, tenant, user, turns)
+        return import_view(self.session, tenant, user_name, job.id)
+
+    def history_import(
+        self, tenant: CurrentTenant, user_name: str, import_id: str
+    ) -> dict[str, Any]:
+        return import_view(self.session, tenant, user_name, import_id)
 
     def import_facts(self, tenant: CurrentTenant, user_name: str, body: FactsIn) -> FactsAdded:
         """Facts the caller already knows, reconciled like extracted ones."""

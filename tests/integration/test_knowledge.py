@@ -179,6 +179,73 @@ def test_everyday_phrasing_is_kept_by_the_durable_reader_and_replaces_the_old_ho
     ]
 
 
+def test_a_year_of_history_is_imported_with_each_turns_own_date(
+    client: TestClient, tenant: Tenant, worker: Services
+) -> None:
+    """Relative days read against the day each turn was said, not the day of the import, and
+    the import's progress and counts visible while and after it runs."""
+    enable(client, tenant)
+    first = date(2025, 1, 6)
+    turns: list[dict[str, str]] = [
+        {
+            "text": f"Thanks, that helps with note {n}!",
+            "said_at": f"{first + timedelta(days=2 * n)}T10:00:00+00:00",
+            "thread": f"month-{(2 * n) // 30}",
+        }
+        for n in range(180)
+    ]
+    turns += [
+        {"text": "I ran a half marathon yesterday.", "said_at": "2025-04-14T08:00:00+00:00"},
+        {"text": "I start at Contoso next Monday.", "said_at": "2025-06-11T21:30:00+02:00"},
+        {
+            "text": "I work from the Berlin office until 1 October.",
+            "said_at": "2025-09-10T12:00:00-04:00",
+        },
+    ]
+    started = client.post("/v1/users/hana/history", json={"turns": turns}, headers=tenant.headers)
+    assert started.status_code == 202, started.text
+    job = started.json()
+    assert job["turns"] == 183 and job["status"] in ("queued", "running")
+    assert sum(job["batches"].values()) > 10  # by thread and at most 50 turns: many batches
+
+    def finished() -> dict[str, Any] | None:
+        view = client.get(f"/v1/users/hana/history/{job['id']}", headers=tenant.headers).json()
+        return view if view["status"] == "done" else None
+
+    done = wait_for(finished, timeout=90, what="the history import")
+    assert done["batches"]["pending"] == 0 and done["batches"]["failed"] == 0
+    assert done["turns_done"] == 183
+    assert (done["facts"], done["events"]) == (2, 1)
+    days = {
+        f["text"]: (f["valid_from"], f["valid_until"], f["happened_on"], f["said_on"])
+        for f in facts(client, tenant, "hana", status="all")
+    }
+    assert days == {
+        "Ran a half marathon 13 April 2025": (None, None, "2025-04-13", "2025-04-14"),
+        "Works at Contoso": ("2025-06-16", None, None, "2025-06-11"),
+        "Works in the Berlin office": (None, "2025-10-01", None, "2025-09-10"),
+    }
+    ledger = client.get("/v1/ledger", headers=tenant.headers).json()["data"]
+    billed = sum(line["units"] for line in ledger if line["route"] == "knowledge.extraction")
+    assert billed == 183
+
+
+def test_a_history_import_names_what_is_wrong(client: TestClient, tenant: Tenant) -> None:
+    enable(client, tenant)
+    cases = [
+        ({"turns": []}, "turns"),
+        ({"turns": [{"text": "Hi there", "said_at": "2025-03-03T10:00:00"}]}, "turns.0.said_at"),
+        ({"turns": [{"text": "Hi there", "said_at": "2999-01-01T00:00:00Z"}]}, "turns.0.said_at"),
+        ({"turns": [{"text": "Hi", "said_at": "2025-03-03T10:00:00Z", "mood": 1}]}, "turns.0.mood"),
+    ]
+    for body, field in cases:
+        response = client.post("/v1/users/hana/history", json=body, headers=tenant.headers)
+        assert response.status_code == 422, (body, response.text)
+        assert response.json()["error"]["field"] == field
+    missing = client.get(f"/v1/users/hana/history/imp_{'0' * 32}", headers=tenant.headers)
+    assert missing.status_code == 404
+
+
 def test_shared_conversations_read_and_store_nothing_personal(
     client: TestClient, tenant: Tenant, worker: Services
 ) -> None:
