@@ -17,6 +17,7 @@ from app.cli.batch import run_batch
 from app.cli.demo import run_demo
 from app.cli.erase import run_erase
 from app.cli.gate import run_gate_calibrate
+from app.cli.knowledge import run_knowledge_import
 from app.cli.serve import run_migrate, run_serve, run_worker
 from app.cli.services import services
 from app.cli.tenants import run_keys_new, run_keys_revoke, run_tenants_create
@@ -108,6 +109,14 @@ def _parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--server", help="Dossier's URL; none: the embedded default")
     calibrate.add_argument("--key", default=os.environ.get("DOSSIER_API_KEY"), help="API key")
     calibrate.set_defaults(run=run_gate_calibrate)
+
+    knowledge = commands.add_parser("knowledge", help="end-user knowledge").add_subparsers()
+    history = knowledge.add_parser("import", help="import an end-user's past conversations")
+    history.add_argument("file", help='JSONL: {"text", "said_at": ISO 8601 with zone, "thread"?}')
+    history.add_argument("--user", required=True, help="the end-user's id")
+    history.add_argument("--server", help="Dossier's URL; none: the embedded default")
+    history.add_argument("--key", default=os.environ.get("DOSSIER_API_KEY"), help="API key")
+    history.set_defaults(run=run_knowledge_import)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")
     migrate.set_defaults(run=run_migrate)

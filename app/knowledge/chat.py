@@ -15,9 +15,10 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.engines.base import count_word_tokens
 from app.errors import Invalid
@@ -76,6 +77,9 @@ class Message(BaseModel):
     model_config = ConfigDict(extra="allow")
     role: str
     content: str | list[Any] | None = None
+    said_at: AwareDatetime | None = None
+    """Dossier's own, optional: when the user said it (an imported or delayed conversation);
+    relative days in it resolve against this. Default: when the call arrives."""
 
 
 class ChatIn(BaseModel):
@@ -105,6 +109,13 @@ def parse_chat(body: Any) -> ChatIn:
     chat = parse_body(ChatIn, body)
     if isinstance(chat.collection, list) and not chat.collection:
         raise Invalid("collection: name at least one collection", field="collection")
+    latest = datetime.now(UTC) + timedelta(days=1)
+    for number, message in enumerate(chat.messages):
+        if message.said_at is not None and message.said_at > latest:
+            raise Invalid(
+                f"messages.{number}.said_at: {message.said_at.isoformat()} is in the future",
+                field=f"messages.{number}.said_at",
+            )
     return chat
 
 
@@ -263,13 +274,13 @@ def _last_user_text(messages: list[Message]) -> str:
     return ""
 
 
-def _new_turns(chat: ChatIn) -> list[str]:
-    """The user's messages after the last assistant message: what this call adds (earlier
-    turns were in earlier calls and are already queued)."""
-    turns: list[str] = []
+def _new_turns(chat: ChatIn) -> list[tuple[str, datetime | None]]:
+    """The user's messages after the last assistant message, with when they were said if the
+    client says: what this call adds (earlier turns were in earlier calls and are queued)."""
+    turns: list[tuple[str, datetime | None]] = []
     for message in reversed(chat.messages):
         if message.role == "assistant":
             break
         if message.role == "user":
-            turns.append(_text(message.content))
+            turns.append((_text(message.content), message.said_at))
     return list(reversed(turns))

@@ -84,9 +84,14 @@ def start_import(
         )
         session.add(batch)
         session.flush()
-        for turn in run:
-            digest = hashlib.sha256(f"{turn.said_at.isoformat()} {turn.text}".encode()).hexdigest()
-            repo.add_turns(session, batch, [(turn.text, digest)], turn.said_at)
+        repo.add_turns(
+            session,
+            batch,
+            [
+                (turn.text, _digest(f"{turn.said_at.isoformat()} {turn.text}"), turn.said_at)
+                for turn in run
+            ],
+        )
     jobs.add(IMPORT_TASK, job.id)
     record(
         session,
@@ -96,6 +101,10 @@ def start_import(
         counts={"turns": len(turns)},
     )
     return job
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def pending_batches(session: Session, import_id: str) -> list[int]:

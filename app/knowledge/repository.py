@@ -222,10 +222,10 @@ def open_batch(session: Session, user_id: int, thread: str) -> ExtractionBatch |
 
 
 def add_turns(
-    session: Session, batch: ExtractionBatch, turns: Sequence[tuple[str, str]], said_at: datetime
+    session: Session, batch: ExtractionBatch, turns: Sequence[tuple[str, str, datetime]]
 ) -> int:
-    """Add (text, digest) turns to the batch; a turn already in it (a retried request) is not
-    added twice. Returns how many were added."""
+    """Add (text, digest, said_at) turns to the batch; a turn already in it (a retried request)
+    is not added twice. Returns how many were added."""
     if not turns:
         return 0
     result = session.execute(
@@ -239,7 +239,7 @@ def add_turns(
                     "digest": digest,
                     "said_at": said_at,
                 }
-                for text, digest in turns
+                for text, digest, said_at in turns
             ]
         )
         .on_conflict_do_nothing(index_elements=[ExtractionTurn.batch_id, ExtractionTurn.digest])

@@ -140,14 +140,19 @@ class KnowledgeService:
     # Turns, from chat completions
 
     def record_turns(
-        self, tenant: CurrentTenant, user_name: str, thread: str, texts: Sequence[str]
+        self,
+        tenant: CurrentTenant,
+        user_name: str,
+        thread: str,
+        turns: Sequence[tuple[str, datetime | None]],
     ) -> int:
-        """Queue the user's new turns for extraction in the thread's open batch; the batch's
-        first turn starts its delay. Returns the turns added."""
-        texts = [t.strip() for t in texts if t and t.strip()]
-        if not texts:
-            return 0
+        """Queue the user's new turns (text, and when said if the client says; else now) for
+        extraction in the thread's open batch; the batch's first turn starts its delay.
+        Returns the turns added."""
         now = self.clock()
+        said = [(text.strip(), when or now) for text, when in turns if text and text.strip()]
+        if not said:
+            return 0
         user = self._user(tenant, user_name, create=True)
         batch = repo.open_batch(self.session, user.id, thread)
         created = batch is None
@@ -163,8 +168,7 @@ class KnowledgeService:
         added = repo.add_turns(
             self.session,
             batch,
-            [(text, hashlib.sha256(text.encode()).hexdigest()) for text in texts],
-            now,
+            [(text, hashlib.sha256(text.encode()).hexdigest(), when) for text, when in said],
         )
         if created:
             self.jobs.add(EXTRACT_TASK, batch.id)

@@ -3,7 +3,11 @@ from chat turns, reconciliation, facts routes, collections and documents, blende
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -228,6 +232,61 @@ def test_a_year_of_history_is_imported_with_each_turns_own_date(
     ledger = client.get("/v1/ledger", headers=tenant.headers).json()["data"]
     billed = sum(line["units"] for line in ledger if line["route"] == "knowledge.extraction")
     assert billed == 183
+
+
+def test_dossier_knowledge_import_follows_each_part_with_a_progress_bar(
+    live_url: str, client: TestClient, tenant: Tenant, worker: Services, tmp_path: Path
+) -> None:
+    enable(client, tenant)
+    history = tmp_path / "history.jsonl"
+    lines = [
+        {"text": "I start at Contoso next Monday.", "said_at": "2025-06-11T09:00:00+00:00"},
+        {"text": "How do I export a report?", "said_at": "2025-02-01T09:00:00+00:00"},
+    ]
+    history.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    command = [sys.executable, "-m", "app.cli", "knowledge", "import", str(history)]
+    ran = subprocess.run(
+        [*command, "--user", "cli-user", "--server", live_url, "--key", tenant.api_key],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert "2 turns extracted: 1 facts, 0 events" in ran.stdout
+    assert "2/2 turns" in ran.stderr  # the progress bar's last state
+    (fact,) = facts(client, tenant, "cli-user")
+    assert (fact["text"], fact["valid_from"]) == ("Works at Contoso", "2025-06-16")
+
+    history.write_text('{"text": "no date"}\n')
+    refused = subprocess.run(
+        [*command, "--user", "cli-user", "--server", live_url, "--key", tenant.api_key],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode != 0
+    assert 'history.jsonl:1: a turn needs "text" and "said_at"' in refused.stderr
+
+
+def test_a_chat_message_may_say_when_it_was_said(
+    client: TestClient, tenant: Tenant, worker: Services
+) -> None:
+    enable(client, tenant)
+    message = {
+        "role": "user",
+        "content": "I ran a half marathon yesterday.",
+        "said_at": "2025-04-14T08:00:00+00:00",
+    }
+    body = {"model": "any", "messages": [message], "user": "ines"}
+    assert client.post("/v1/chat/completions", json=body, headers=tenant.headers).status_code == 200
+    (event,) = wait_for(lambda: facts(client, tenant, "ines"), what="extraction")
+    assert (event["happened_on"], event["said_on"]) == ("2025-04-13", "2025-04-14")
+    future = {**message, "said_at": "2999-01-01T00:00:00Z"}
+    refused = client.post(
+        "/v1/chat/completions", json={**body, "messages": [future]}, headers=tenant.headers
+    )
+    assert refused.status_code == 422
+    assert refused.json()["error"]["field"] == "messages.0.said_at"
 
 
 def test_a_history_import_names_what_is_wrong(client: TestClient, tenant: Tenant) -> None:

@@ -55,7 +55,7 @@ def test_reextraction_replaces_a_batchs_facts_with_the_current_extractors(
     current = CurrentTenant(id=uuid.UUID(tenant.tenant_id), status="active")
     with session_scope() as (session, jobs):
         service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
-        service.record_turns(current, "rex", "t", ["I live in Bern."])
+        service.record_turns(current, "rex", "t", [("I live in Bern.", None)])
         jobs.discard()  # run it here, not on a worker
         batch_id = session.scalars(
             select(ExtractionBatch.id).where(ExtractionBatch.tenant_id == current.id)
