@@ -433,6 +433,37 @@ def _ends(sentence: str) -> Iterator[_Found]:
         )
 
 
+_NO_LONGER = re.compile(
+    rf"\bI(?:'ve|’ve|\s+have)?\s+(?:no\s+longer|don't|don’t|do\s+not)\s+"
+    rf"(?P<verb>[a-z]+)\s+(?P<v>{PHRASE})\s+any\s?more\b"
+    rf"|\bI\s+no\s+longer\s+(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
+    rf"|\bI(?:'ve|’ve|\s+have)?\s+(?:stopped|quit|given\s+up|gave\s+up)\s+"
+    rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?){END}",
+    re.IGNORECASE,
+)
+
+
+_TRAILING_TIME = re.compile(
+    r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|(?:last|this)\s+(?:year|month|week)|"
+    r"yesterday|today|in\s+\d{4}|since\s+\w+))+$",
+    re.IGNORECASE,
+)
+
+
+@matcher
+def _no_longer(sentence: str) -> Iterator[_Found]:
+    """ "I don't drink coffee anymore", "I no longer use Slack", "I've quit smoking": whatever
+    was known of it ends (any slot whose value or text names it; `reconcile` decides)."""
+    for match in _NO_LONGER.finditer(sentence):
+        verb = (match.group("verb") or match.group("verb2") or "").lower()
+        if verb in ("work", "live"):
+            continue  # a job or a home: `_ends` reads those, with their slot
+        value = _clean(match.group("v") or match.group("v2") or match.group("v3"))
+        value = _TRAILING_TIME.sub("", value)
+        if value and value.split()[0].lower() not in PRONOUNS:
+            yield _Found("end", None, value, f"No longer: {value}", match.start())
+
+
 @matcher
 def _instructions(sentence: str) -> Iterator[_Found]:
     if _STANDING.search(sentence):

@@ -92,13 +92,25 @@ def _event(plan: Plan, active: dict[int, Known], item: Extracted) -> None:
 
 
 def _end(plan: Plan, active: dict[int, Known], item: Extracted, today: date) -> None:
+    """An end with a slot stops that slot's fact (of that value when it names one); one without
+    ("I don't drink coffee anymore") stops every fact whose value or text names its value."""
     day = item.on or item.said_on
     for fact_id, fact in list(active.items()):
-        if fact.kind != "fact" or fact.slot != item.slot:
+        if fact.kind != "fact":
             continue
-        if item.value and not same_value(fact.value, item.value):
+        if item.slot is None:
+            if not item.value or not (
+                same_value(fact.value, item.value) or _names(fact.text, item.value)
+            ):
+                continue
+        elif fact.slot != item.slot or (item.value and not same_value(fact.value, item.value)):
             continue
         _stop(plan, active, fact_id, day, today, by=None)
+
+
+def _names(text: str, value: str) -> bool:
+    """Whether `text` holds `value` as whole words ("Drinks coffee every morning", "coffee")."""
+    return f" {' '.join(fold(value).split())} " in f" {' '.join(fold(text).split())} "
 
 
 def _fact(plan: Plan, active: dict[int, Known], item: Extracted, today: date) -> None:

@@ -305,6 +305,18 @@ def test_a_history_import_names_what_is_wrong(client: TestClient, tenant: Tenant
     assert missing.status_code == 404
 
 
+def test_saying_a_habit_ended_retires_it(
+    client: TestClient, tenant: Tenant, worker: Services
+) -> None:
+    enable(client, tenant)
+    chat(client, tenant, "I drink coffee every morning.", user="tom", thread="a")
+    wait_for(lambda: facts(client, tenant, "tom"), what="the habit")
+    chat(client, tenant, "I don't drink coffee anymore.", user="tom", thread="b")
+    retired = wait_for(lambda: facts(client, tenant, "tom", status="retired"), what="the end")
+    assert [f["text"] for f in retired] == ["I drink coffee every morning"]
+    assert facts(client, tenant, "tom", status="active") == []
+
+
 def test_shared_conversations_read_and_store_nothing_personal(
     client: TestClient, tenant: Tenant, worker: Services
 ) -> None:

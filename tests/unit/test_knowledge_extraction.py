@@ -257,6 +257,38 @@ def test_end_to_end_from_messages_retirement_under_a_frozen_clock() -> None:
     assert [(r.fact_id, r.day) for r in plan.retires] == [(1, date(2025, 8, 1))]
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I don't drink coffee anymore.", "coffee"),
+        ("I no longer use Slack.", "Slack"),
+        ("I've quit smoking for good.", "smoking"),
+        ("I stopped running marathons last year.", "running marathons"),
+    ],
+)
+def test_saying_something_no_longer_holds_ends_it(text: str, value: str) -> None:
+    (end,) = extract(text)
+    assert (end.kind, end.slot, end.value, end.on) == ("end", None, value, MONDAY)
+
+
+@pytest.mark.parametrize(
+    "text", ["I don't eat pork.", "I can't stand cilantro anymore.", "I don't know anymore."]
+)
+def test_a_lasting_negative_is_no_end(text: str) -> None:
+    assert all(item.kind != "end" for item in extract(text))
+
+
+def test_an_end_without_a_slot_retires_whatever_names_it_in_any_slot() -> None:
+    stored = [
+        known(1, "habit", "I drink coffee every morning", "I drink coffee every morning"),
+        known(2, "likes", "coffee", "Likes coffee"),
+        known(3, "likes", "tea", "Likes tea"),
+        known(4, "uses", "Coffeescript", "Uses Coffeescript"),
+    ]
+    plan = reconcile(stored, extract("I don't drink coffee anymore."), today=MONDAY)
+    assert sorted((r.fact_id, r.day) for r in plan.retires) == [(1, MONDAY), (2, MONDAY)]
+
+
 def test_same_value_reads_whole_words() -> None:
     assert same_value("Northwind", "northwind traders")
     assert not same_value("Ann", "Anna")
