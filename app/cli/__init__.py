@@ -66,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     worker = commands.add_parser("worker", help="run a Celery worker")
     worker.add_argument("--concurrency", type=int, default=2)
     worker.add_argument("--queues", default=",".join(QUEUES))
+    worker.add_argument(
+        "--beat", action="store_true", help="also run beat, the scheduler of the sweeps"
+    )
     worker.set_defaults(run=run_worker)
 
     demo = commands.add_parser("demo", help="the support-routing example, without and with memory")

@@ -42,6 +42,12 @@ def run_worker(args: argparse.Namespace) -> None:
         from workers.celery import make_celery
 
         app = make_celery()
+        beat = []
+        if args.beat:
+            # Beat's schedule (when each sweep last ran) beside the data; every sweep takes an
+            # advisory lock, so a second beat elsewhere does no harm.
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            beat = ["--beat", f"--schedule={settings.data_dir / 'celerybeat-schedule'}"]
         app.worker_main(
             [
                 "worker",
@@ -51,6 +57,7 @@ def run_worker(args: argparse.Namespace) -> None:
                 "--pool=prefork",
                 "--without-gossip",
                 "--without-mingle",
+                *beat,
             ]
         )
 

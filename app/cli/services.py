@@ -101,14 +101,17 @@ def spawn_worker(log_to: Path | None = None) -> list[subprocess.Popen[bytes]]:
     """The embedded default's workers beside the API, each in its own process group so Ctrl-C
     reaches us first and we stop them in order: one for documents (reading an untrusted file
     can take its whole time budget) and one for everything else, so a slow document never holds
-    up a tenant's batches, erasures or learning."""
-    return [_worker(OTHER_QUEUES, log_to), _worker(INGEST_QUEUE, log_to)]
+    up a tenant's batches, erasures or learning. The second runs beat too: on one machine
+    nothing else would send the sweeps (batch expiry, retention, storage metering, lost
+    extraction batches, re-extraction, re-embedding)."""
+    return [_worker(OTHER_QUEUES, log_to, beat=True), _worker(INGEST_QUEUE, log_to)]
 
 
-def _worker(queues: str, log_to: Path | None) -> subprocess.Popen[bytes]:
+def _worker(queues: str, log_to: Path | None, *, beat: bool = False) -> subprocess.Popen[bytes]:
     output = open(log_to, "ab") if log_to is not None else None  # noqa: SIM115
+    command = ["worker", "--concurrency", "1", f"--queues={queues}", *(["--beat"] if beat else [])]
     return subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "worker", "--concurrency", "1", f"--queues={queues}"],
+        [sys.executable, "-m", "app.cli", *command],
         # The watchdog finds the workers of a parent that died by this mark.
         env={**os.environ, PARENT_ENV: str(os.getpid())},
         start_new_session=True,

@@ -66,18 +66,24 @@ def test_a_restart_after_a_killed_parent_leaves_nothing_behind(tmp_path: Path) -
     assert _processes_under(data) == []
 
 
-def _serve(data: Path, port: int) -> subprocess.Popen[bytes]:
+def _serve(
+    data: Path, port: int, log: Path | None = None, **settings: str
+) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DOSSIER_")}
     env.update(
         DOSSIER_DATA_DIR=str(data),
         DOSSIER_ADMIN_TOKEN="embedded-test-admin-0123456789",
         DOSSIER_LOG_FORMAT="text",
         DOSSIER_WORKER_METRICS_PORT="0",
+        **{f"DOSSIER_{name.upper()}": value for name, value in settings.items()},
     )
+    output = log.open("ab") if log is not None else None
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
         env=env,
         start_new_session=True,
+        stdout=output,
+        stderr=output,
     )
     deadline = time.monotonic() + 120
     while True:
@@ -165,3 +171,22 @@ def test_sigterm_stops_everything_in_bounded_time_while_requests_hang(tmp_path: 
     assert time.monotonic() - started < 20
     for conn in hanging:
         conn.close()
+
+
+def test_the_embedded_default_runs_the_scheduled_sweeps(tmp_path: Path) -> None:
+    """`dossier serve` alone: its worker runs beat, so batch expiry, retention and the other
+    sweeps happen with no other process (here the batch sweep, every second)."""
+    data, port, log = tmp_path / "data", free_port(), tmp_path / "serve.log"
+    serve = _serve(data, port, log, batch_sweep_seconds="1")
+    try:
+        deadline = time.monotonic() + 60
+        while "dossier.scheduled.expire_batches" not in log.read_text(errors="replace"):
+            assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
+            time.sleep(0.5)
+        assert (data / "celerybeat-schedule").exists() or any(
+            p.name.startswith("celerybeat-schedule") for p in data.iterdir()
+        )
+    finally:
+        os.kill(serve.pid, signal.SIGTERM)
+        serve.wait(timeout=30)
+    _gone_within(serve.pid, data, 15)
