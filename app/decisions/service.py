@@ -44,7 +44,7 @@ from app.quality.service import tenant_quality
 from app.recall.cache import RecallIndexCache
 from app.recall.hybrid import Meaning
 from app.recall.placement import Placement, ReservedKey, place, serialise
-from app.rules.evaluate import RulesOutcome, evaluate_rules
+from app.rules.evaluate import ActiveRule, RulesOutcome, evaluate_rules
 from app.rules.exclusions import ExclusionPlan, apply_exclusions, plan_exclusions
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
@@ -339,6 +339,45 @@ class DecisionService:
         return self.engine.count_tokens(serialise(state)) + self.engine.count_tokens(questions)
 
 
+def _fired_lines(prepared: PreparedMemory, owner: int, rule: ActiveRule) -> list[dict[str, Any]]:
+    """A fired rule's entries, one per line it sent, each with its own `read` (a number rule
+    sends two: the computed fact, then its text), so the reads of `hits` and `rules_fired`
+    add up to `lines_seen`; a rule that sent none (an exclusion) has one entry, unread."""
+    placed = prepared.context.lines[: len(prepared.placement.read)]
+    lines = [
+        (line, read)
+        for line, read in zip(placed, prepared.placement.read, strict=True)
+        if line.owner == owner
+    ]
+    excluded = [
+        {"question": question, "option": option}
+        for question, option in prepared.exclusions.removed_by(rule.id)
+    ]
+    base = {"id": rule.id, "fact": rule.fact}
+    if not lines:
+        return [
+            {
+                **base,
+                "text": rule.text,
+                "kind": rule.kind,
+                "sent": False,
+                "read": False,
+                "excluded": excluded,
+            }
+        ]
+    return [
+        {
+            **base,
+            "text": line.text,
+            "kind": line.kind,
+            "sent": True,
+            "read": read,
+            "excluded": excluded if line.kind != "computed" else [],
+        }
+        for line, read in lines
+    ]
+
+
 def _memory_block(prepared: PreparedMemory) -> dict[str, Any]:
     """What the memory did: the lines sent and read, the rules that acted or broke. The pass
     blocks stay None unless asked for."""
@@ -360,20 +399,12 @@ def _memory_block(prepared: PreparedMemory) -> dict[str, Any]:
         if line.kind == "recalled"
     ]
     rules_fired = [
-        {
-            "id": rule.id,
-            "text": rule.text,
-            "kind": rule.kind,
-            "fact": rule.fact,
-            "sent": rule.placed,
-            "read": view.read,
-            "excluded": [
-                {"question": question, "option": option}
-                for question, option in prepared.exclusions.removed_by(rule.id)
-            ],
-        }
-        for item, view in zip(prepared.context.items, prepared.items(), strict=True)
+        entry
+        for owner, (item, view) in enumerate(
+            zip(prepared.context.items, prepared.items(), strict=True)
+        )
         if (rule := item.rule) is not None and view.acts
+        for entry in _fired_lines(prepared, owner, rule)
     ]
     broken = [*prepared.rules.broken, *prepared.exclusions.broken]
     return {

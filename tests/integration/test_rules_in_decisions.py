@@ -152,11 +152,21 @@ def test_a_conditional_rule_fires_on_the_number_and_adds_its_fact(client, tenant
     )
     questions = {"approve": {"type": "noul", "instructions": "Approve this order now?"}}
     big = decide(client, tenant, {"order": {"total": 620, "item": "chairs"}}, questions)
-    (fired,) = big["memory"]["rules_fired"]
-    assert fired["id"] == rule_id and fired["kind"] == "rule" and fired["sent"] is True
-    assert fired["fact"] == "order.total is 620, more than 500."
-    assert fired["read"] is True
+    # Two lines sent, the computed fact and the rule's text: an entry each, each read.
+    computed, fired = big["memory"]["rules_fired"]
+    assert computed["id"] == fired["id"] == rule_id
+    assert (computed["kind"], computed["text"]) == (
+        "computed",
+        "order.total is 620, more than 500.",
+    )
+    assert fired["kind"] == "rule" and fired["sent"] is True
+    assert fired["text"] == "Large orders need a manager's approval."
+    assert fired["fact"] == computed["fact"] == "order.total is 620, more than 500."
+    assert fired["read"] is True and computed["read"] is True
     assert big["memory"]["lines_used"] == 2 + len(big["memory"]["hits"])  # the fact and the rule
+    # The seed's invariant: as many lines read in hits and rules_fired as lines_seen counts.
+    entries = big["memory"]["hits"] + big["memory"]["rules_fired"]
+    assert sum(entry["read"] for entry in entries) == big["memory"]["lines_seen"]
     assert big["memory"]["rules_broken"] == []
 
     small = decide(client, tenant, {"order": {"total": 120}}, questions)
