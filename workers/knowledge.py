@@ -53,13 +53,13 @@ def run_batch(batch_id: int) -> None:
 )
 def import_history(import_id: str) -> None:
     """Extract a history import's batches, oldest first, each in a unit of its own."""
+    extractor = current_extractor()
 
     def extract_batch(batch_id: int) -> None:
         with session_scope() as (session, jobs):
             service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
             service.run_batch(batch_id, extractor)
 
-    extractor = current_extractor()
     run_import(session_scope, import_id, extract_batch)
 
 

@@ -9,6 +9,8 @@ from typing import Any, TextIO
 
 import httpx
 
+from app.client_errors import exit_on_error
+
 FINAL = {"completed", "failed", "expired", "cancelled"}
 
 
@@ -19,7 +21,7 @@ def submit(http: httpx.Client, path: Path, window: str) -> dict[str, Any]:
         content=path.read_bytes(),
         headers={"content-type": "application/jsonl"},
     )
-    _raise_for(response)
+    exit_on_error(response)
     return dict(response.json())
 
 
@@ -52,13 +54,13 @@ def progress_line(batch: dict[str, Any], elapsed: float, width: int = 30) -> str
 
 def status(http: httpx.Client, batch_id: str) -> dict[str, Any]:
     response = http.get(f"/v1/batches/{batch_id}")
-    _raise_for(response)
+    exit_on_error(response)
     return dict(response.json())
 
 
 def download(http: httpx.Client, batch_id: str, path: Path) -> int:
     with http.stream("GET", f"/v1/batches/{batch_id}/results") as response:
-        _raise_for(response)
+        exit_on_error(response)
         lines = 0
         with path.open("wb") as file:
             for chunk in response.iter_bytes():
@@ -69,15 +71,5 @@ def download(http: httpx.Client, batch_id: str, path: Path) -> int:
 
 def cancel(http: httpx.Client, batch_id: str) -> dict[str, Any]:
     response = http.post(f"/v1/batches/{batch_id}/cancel")
-    _raise_for(response)
+    exit_on_error(response)
     return dict(response.json())
-
-
-def _raise_for(response: httpx.Response) -> None:
-    if response.status_code >= 400:
-        response.read()
-        try:
-            message = response.json()["error"]["message"]
-        except (ValueError, KeyError, TypeError):
-            message = response.text
-        sys.exit(f"error {response.status_code}: {message}")

@@ -8,9 +8,11 @@ they were said.
 An import is split into batches (consecutive turns of one thread, at most `BATCH_TURNS`, oldest
 first) and run by one job on the extraction queue that extracts them one after another, each in
 a transaction of its own, oldest first: a later "I moved to Gdansk" must retire an earlier home,
-never the other way round, and progress is visible batch by batch. A job killed half-way is
-delivered again and goes on with the batches still pending; billing is per batch, as for live
-turns.
+never the other way round, and progress is visible batch by batch. The job is never held in a
+worker's memory (it queues itself again through the outbox, with no delay), and it is
+acknowledged late: a job killed half-way is delivered again and goes on with the batches still
+pending, so no sweep resends it (a resent one would run beside it). Billing is per batch, as
+for live turns.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ from typing import Any, TextIO
 
 import httpx
 
+from app.client_errors import exit_on_error
+
 PART_TURNS = 5_000
 FINAL = ("done", "failed")
 
@@ -51,7 +53,7 @@ def import_file(
     done_before = 0
     for part in parts(turns):
         response = http.post(f"/v1/users/{user}/history", json={"turns": part})
-        _raise_for(response)
+        exit_on_error(response)
         job = follow(http, user, response.json()["id"], len(turns), done_before, out)
         ended.append(job)
         if job["status"] != "done":
@@ -67,7 +69,7 @@ def follow(
     started = time.monotonic()
     while True:
         response = http.get(f"/v1/users/{user}/history/{import_id}")
-        _raise_for(response)
+        exit_on_error(response)
         job: dict[str, Any] = response.json()
         out.write("\r" + progress_line(job, before, total, time.monotonic() - started))
         out.flush()
@@ -88,12 +90,3 @@ def progress_line(job: dict[str, Any], before: int, total: int, elapsed: float) 
         f"facts {job['facts']} events {job['events']}, "
         f"batches failed {job['batches']['failed']} ETA {eta} {job['status']:<8}"
     )
-
-
-def _raise_for(response: httpx.Response) -> None:
-    if response.status_code >= 400:
-        try:
-            message = response.json()["error"]["message"]
-        except (ValueError, KeyError, TypeError):
-            message = response.text
-        raise SystemExit(f"error {response.status_code}: {message}")

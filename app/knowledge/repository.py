@@ -286,23 +286,6 @@ def overdue_batches(session: Session, before: datetime, limit: int = 500) -> lis
     )
 
 
-def stalled_imports(session: Session, before: datetime, limit: int = 100) -> list[str]:
-    """Imports still queued or running whose oldest pending batch was due before `before`:
-    their job was lost with its worker."""
-    return list(
-        session.scalars(
-            select(ExtractionBatch.import_id)
-            .where(
-                ExtractionBatch.status == "pending",
-                ExtractionBatch.due_at < before,
-                ExtractionBatch.import_id.is_not(None),
-            )
-            .group_by(ExtractionBatch.import_id)
-            .limit(limit)
-        )
-    )
-
-
 def purge_turns(session: Session, before: datetime) -> int:
     """Extracted turns past their keeping time."""
     done = select(ExtractionBatch.id).where(

@@ -13,7 +13,6 @@ from app.db import lead
 from app.jobs.outbox import JobQueue
 from app.knowledge import repository as repo
 from app.knowledge.documents import meter_storage
-from app.knowledge.history import IMPORT_TASK
 from app.knowledge.service import EXTRACT_TASK
 from app.settings import Settings
 
@@ -34,15 +33,11 @@ def sweep(
     overdue = repo.overdue_batches(session, now - grace)
     for batch_id in overdue:
         jobs.add(EXTRACT_TASK, batch_id)
-    stalled = repo.stalled_imports(session, now - grace)
-    for import_id in stalled:
-        jobs.add(IMPORT_TASK, import_id)
     purged = repo.purge_turns(session, now - timedelta(days=settings.extraction_keep_days))
     metered = meter_storage(session, settings, now)
     return {
         "users_with_retired_facts": len(retired_users),
         "overdue_batches": len(overdue),
-        "stalled_imports": len(stalled),
         "purged_turns": purged,
         "tenants_metered": metered,
     }

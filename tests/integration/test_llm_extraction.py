@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,7 +17,7 @@ import httpx
 import psycopg
 
 from app.serving import serve_process, worker_process
-from tests.support import Services, own_services, tenant_http
+from tests.support import Services, own_services, tenant_http, wait_until
 
 VALID = json.dumps(
     {
@@ -87,16 +86,6 @@ def stub_server(stub: StubChat) -> Iterator[str]:
         server.shutdown()
 
 
-def _wait(check: Any, seconds: float, what: str) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.3)
-    raise AssertionError(f"{what} did not happen within {seconds} s")
-
-
 def test_unreadable_answers_are_repaired_retried_and_never_lost(
     services: Services, tmp_path: Path
 ) -> None:
@@ -123,13 +112,13 @@ def test_unreadable_answers_are_repaired_retried_and_never_lost(
 
                 # The first attempt: malformed, then its repair malformed too; the task's
                 # retry asks again and is read: the fact is there, once.
-                facts = _wait(lambda: _facts(http, "unlucky"), 60, "the retried extraction")
+                facts = wait_until(lambda: _facts(http, "unlucky"), 60, "the retried extraction")
                 assert [f["text"] for f in facts] == ["Lives in Oslo"]
                 assert stub.extraction_calls["unlucky"] == 3
 
                 # Cut off every time: one repair per attempt, four attempts, then failed,
                 # with its turn kept for re-extraction and the failure in the audit log.
-                failed = _wait(
+                failed = wait_until(
                     lambda: _audit(http, "knowledge.extraction.failed"), 90, "the failed batch"
                 )
                 assert failed[0]["counts"] == {"turns": 1}
