@@ -28,7 +28,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.observability.health import ReadinessProbe, broker_check, database_check, redis_check
-from tests.support import Services, Tenant, admin_headers
+from tests.support import Services, Tenant, admin_headers, own_database
 from workers.celery import QUEUES
 
 FINAL = {"completed", "failed", "expired", "cancelled"}
@@ -304,31 +304,35 @@ def stack(services: Services, tmp_path_factory: pytest.TempPathFactory) -> Itera
     redis_server, redis_port = start_redis(directory)
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
     api_port, metrics_port = free_port(), free_port()
-    env = {
-        **os.environ,
-        "DOSSIER_REDIS_URL": redis_url,
-        "DOSSIER_LOG_FORMAT": "json",
-        "DOSSIER_WORKER_METRICS_PORT": str(metrics_port),
-    }
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     api_log, worker_log = directory / "api.log", directory / "worker.log"
-    api = _spawn(["serve", "--no-worker", "--port", str(api_port)], env, api_log)
-    worker = _spawn(["worker", "--concurrency", "1"], env, worker_log)
-    try:
-        _wait_http(f"http://127.0.0.1:{api_port}/healthz", api, api_log)
-        _wait_http(f"http://127.0.0.1:{metrics_port}/metrics", worker, worker_log)
-        yield Stack(
-            f"http://127.0.0.1:{api_port}",
-            f"http://127.0.0.1:{metrics_port}/metrics",
-            redis_url,
-            api_log,
-            worker_log,
-        )
-    finally:
-        _stop(worker)
-        _stop(api)
-        redis_server.kill()
-        redis_server.wait()
+    # A database of the stack's own: on the shared one, the outbox sweep of this pytest process
+    # or of the session's worker could send the stack's jobs to the session's broker.
+    with own_database(services) as database_url:
+        env = {
+            **os.environ,
+            "DOSSIER_DATABASE_URL": database_url,
+            "DOSSIER_REDIS_URL": redis_url,
+            "DOSSIER_LOG_FORMAT": "json",
+            "DOSSIER_WORKER_METRICS_PORT": str(metrics_port),
+        }
+        env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+        api = _spawn(["serve", "--no-worker", "--port", str(api_port)], env, api_log)
+        worker = _spawn(["worker", "--concurrency", "1"], env, worker_log)
+        try:
+            _wait_http(f"http://127.0.0.1:{api_port}/healthz", api, api_log)
+            _wait_http(f"http://127.0.0.1:{metrics_port}/metrics", worker, worker_log)
+            yield Stack(
+                f"http://127.0.0.1:{api_port}",
+                f"http://127.0.0.1:{metrics_port}/metrics",
+                redis_url,
+                api_log,
+                worker_log,
+            )
+        finally:
+            _stop(worker)
+            _stop(api)
+            redis_server.kill()
+            redis_server.wait()
 
 
 @pytest.fixture(scope="module")
