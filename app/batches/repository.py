@@ -145,10 +145,20 @@ def due_to_expire(session: Session, now: datetime) -> list[str]:
 
 
 def delete_subject_items(session: Session, tenant_id: uuid.UUID, subject: str) -> int:
-    result = session.execute(
-        delete(BatchItem).where(BatchItem.tenant_id == tenant_id, BatchItem.subject == subject)
+    """Delete the subject's items in this tenant's batches, all but those a running chunk has
+    locked (without waiting for it): the chunk takes those out itself when it sees the subject
+    gone (`app.batches.runner`)."""
+    unlocked = (
+        select(BatchItem.id)
+        .where(BatchItem.tenant_id == tenant_id, BatchItem.subject == subject)
+        .with_for_update(skip_locked=True)
     )
+    result = session.execute(delete(BatchItem).where(BatchItem.id.in_(unlocked)))
     return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def delete_items(session: Session, ids: list[int]) -> None:
+    session.execute(delete(BatchItem).where(BatchItem.id.in_(ids)))
 
 
 def drop_items(session: Session, batch_id: str) -> None:

@@ -24,6 +24,7 @@ from app.decisions.wire import parse_request
 from app.engines.registry import default_engine
 from app.errors import DossierError
 from app.jobs.outbox import JobQueue
+from app.memory import repository as memory_repo
 from app.memory.service import MemoryService
 from app.models import LedgerLine, Tenant
 from app.quality.engines import configured_second_tier
@@ -67,15 +68,46 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
     if tenant.suspended:
         results = [_stopped("tenant_suspended") for _ in items]
     else:
+        subjects = memory_repo.subject_ids(session, tenant_id, _subjects_of(items))
         service = decision_service(session, jobs)
         quality = tenant_quality(session, tenant.id)
         results = [_decide(service, tenant, item, quality) for item in items]
+        items, results = _without_deleted_subjects(session, tenant_id, subjects, items, results)
         _charge(session, tenant, items, results, service.settings.price_decision)
     finished = now()
     for item, result in zip(items, results, strict=True):
         item.result, item.status, item.finished_at = result, result["type"], finished
     jobs.add("dossier.decisions.finish_batch", batch_id)
     return len(items)
+
+
+def _subjects_of(items: list[BatchItem]) -> list[str]:
+    return sorted({item.subject for item in items if item.subject is not None})
+
+
+def _without_deleted_subjects(
+    session: Session,
+    tenant_id: uuid.UUID,
+    subjects: dict[str, int],
+    items: list[BatchItem],
+    results: list[dict[str, Any]],
+) -> tuple[list[BatchItem], list[dict[str, Any]]]:
+    """Take out the items whose subject was deleted while the chunk decided them.
+
+    A subject delete takes its items out of batches at once, but not those a running chunk has
+    locked: they go here, uncharged. The subjects' rows are share-locked until the chunk
+    commits, so a delete that comes after this check waits for the chunk and then finds its
+    items unlocked and takes them out itself. A subject deleted and made again has another id:
+    what was decided read the memory that was deleted, so its items go too.
+    """
+    now = memory_repo.subject_ids(session, tenant_id, list(subjects), share=True)
+    gone = {name for name, subject_id in subjects.items() if now.get(name) != subject_id}
+    if not gone:
+        return items, results
+    repo.delete_items(session, [item.id for item in items if item.subject in gone])
+    pairs = zip(items, results, strict=True)
+    kept = [(item, result) for item, result in pairs if item.subject not in gone]
+    return [item for item, _ in kept], [result for _, result in kept]
 
 
 def _decide(

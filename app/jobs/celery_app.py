@@ -152,7 +152,6 @@ def make_celery() -> Celery:
         # By name: Celery imports it when the first task is made (it needs the database).
         task_cls="app.jobs.task:DossierTask",
         include=[
-            "workers.memory",
             "workers.batches",
             "workers.passes",
             "workers.knowledge",

@@ -22,6 +22,23 @@ def find_subject(session: Session, tenant_id: uuid.UUID, name: str) -> Subject |
     ).first()
 
 
+def subject_ids(
+    session: Session, tenant_id: uuid.UUID, names: Sequence[str], *, share: bool = False
+) -> dict[str, int]:
+    """The ids of those of `names` that are subjects of the tenant; with `share`, their rows
+    are share-locked (in name order) until the transaction ends, so none is deleted meanwhile."""
+    if not names:
+        return {}
+    query = (
+        select(Subject.name, Subject.id)
+        .where(Subject.tenant_id == tenant_id, Subject.name.in_(names))
+        .order_by(Subject.name)
+    )
+    if share:
+        query = query.with_for_update(read=True)
+    return {name: subject_id for name, subject_id in session.execute(query)}
+
+
 def lock_subject(
     session: Session, tenant_id: uuid.UUID, name: str, *, create: bool
 ) -> Subject | None:

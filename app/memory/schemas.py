@@ -137,7 +137,11 @@ class MemoryOut(BaseModel):
 
 class DeletedOut(BaseModel):
     subject: str
-    deleted: dict[str, int]
+    deleted: dict[str, int] = Field(
+        description="what went, by kind: lines, rules, aliases, and batch_items (the subject's "
+        "requests and results taken out of batches)",
+        examples=[{"lines": 12, "rules": 1, "aliases": 2, "batch_items": 3}],
+    )
     usage: Usage
 
 

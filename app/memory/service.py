@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
+from app.batches import repository as batch_items
 from app.cache import SubjectCache
 from app.embeddings import Embedder
 from app.embeddings.storage import vectors_for_write
@@ -225,6 +226,8 @@ class MemoryService:
     def delete_subject(self, tenant: CurrentTenant, name: str) -> DeletedOut:
         subject = self._existing(tenant, name, lock=True)
         counts = repo.delete_subject(self.session, subject)
+        # At once, not in a job: once this answers, no batch serves the subject's results.
+        counts["batch_items"] = batch_items.delete_subject_items(self.session, tenant.id, name)
         self.cache.drop_version(str(tenant.id), subject.id, subject.version)
         ledger = charge(
             self.session,
@@ -235,7 +238,6 @@ class MemoryService:
             required=False,
         )
         record(self.session, tenant, "memory.delete", subject=name, counts=counts)
-        self.jobs.add("dossier.erasure.subject_deleted", str(tenant.id), name)
         return DeletedOut(subject=name, deleted=counts, usage=usage_of(ledger))
 
     # Reading
@@ -340,20 +342,6 @@ class MemoryService:
         self.cache.drop_version(str(tenant.id), subject.id, old_version)
         self.forget_loaded()
         record(self.session, tenant, action, subject=subject.name, ids=ids, counts=counts)
-
-
-def clean_after_subject_delete(
-    session: Session, tenant_id: str, subject: str, counts: dict[str, int]
-) -> None:
-    """Record the clean-up of what referred to a deleted subject outside its own rows (its
-    items in batches); the subject's own rows went with it (ON DELETE CASCADE)."""
-    record(
-        session,
-        CurrentTenant(id=uuid.UUID(tenant_id), status="active"),
-        "memory.delete.cleaned",
-        subject=subject,
-        counts=counts,
-    )
 
 
 def line_vectors_of(

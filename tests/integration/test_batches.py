@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
@@ -176,7 +177,7 @@ def test_credit_running_out_mid_batch_errors_the_rest(client, worker):
     assert codes.count("insufficient_credit") == 40 and codes.count(None) == 210
 
 
-def test_deleting_a_subject_takes_its_items_out_of_batches(client, tenant, worker):
+def test_deleting_a_subject_takes_its_items_out_of_batches_at_once(client, tenant, worker):
     for subject in ("alpha", "beta"):
         client.post(
             "/v1/memory/remember",
@@ -187,17 +188,84 @@ def test_deleting_a_subject_takes_its_items_out_of_batches(client, tenant, worke
         client, tenant, [request("a1", "alpha"), request("b1", "beta"), request("a2", "alpha")]
     )
     wait(client, tenant, created["id"])
-    client.post("/v1/memory/delete", json={"subject": "alpha"}, headers=tenant.headers)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    worker.stop_worker()  # nothing runs after the delete: what it promises, it has done
+    try:
+        deleted = client.post(
+            "/v1/memory/delete", json={"subject": "alpha"}, headers=tenant.headers
+        )
+        assert deleted.json()["deleted"]["batch_items"] == 2
         rows = results(client, tenant, created["id"])
-        if [row["custom_id"] for row in rows] == ["b1"]:
-            break
-        time.sleep(0.2)
+        batch = client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).json()
+    finally:
+        worker.start_worker()
     assert [row["custom_id"] for row in rows] == ["b1"]
     assert "alpha line" not in json.dumps(rows)
-    batch = client.get(f"/v1/batches/{created['id']}", headers=tenant.headers).json()
     assert batch["request_counts"]["total"] == 1
+
+
+class HeldEngine:
+    """The embedded engine, held at its first answer until the test lets it go."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine, self.name = engine, engine.name
+        self.read_window_tokens = engine.read_window_tokens
+        self.deciding, self.go = threading.Event(), threading.Event()
+
+    def count_tokens(self, text: str) -> int:
+        return int(self.engine.count_tokens(text))
+
+    def models(self) -> list[str]:
+        return list(self.engine.models())
+
+    def answer(self, model: str, states: Any, questions: Any) -> Any:
+        self.deciding.set()
+        assert self.go.wait(30)
+        return self.engine.answer(model, states, questions)
+
+
+def test_a_subject_deleted_while_its_chunk_decides_leaves_no_result_and_no_charge(
+    client, tenant, services: Services, monkeypatch
+):
+    from app.batches import runner
+    from app.db import session_scope
+    from app.engines.registry import default_engine
+    from workers.batches import validate_batch
+
+    for subject in ("alpha", "beta"):
+        client.post(
+            "/v1/memory/remember",
+            json={"subject": subject, "text": f"{subject} line"},
+            headers=tenant.headers,
+        )
+    services.stop_worker()  # the test runs the batch's steps itself
+    try:
+        created = submit(client, tenant, [request("a1", "alpha"), request("b1", "beta")])
+        validate_batch(created["id"])
+        engine = HeldEngine(default_engine())
+        monkeypatch.setattr(runner, "default_engine", lambda: engine)
+
+        def chunk() -> None:
+            with session_scope() as (session, jobs):
+                runner.run_chunk(session, jobs, created["id"], 0, 10_000)
+
+        running = threading.Thread(target=chunk)
+        running.start()
+        assert engine.deciding.wait(30)
+        started = time.monotonic()
+        deleted = client.post(
+            "/v1/memory/delete", json={"subject": "alpha"}, headers=tenant.headers
+        )
+        waited = time.monotonic() - started
+        engine.go.set()
+        running.join(30)
+    finally:
+        services.start_worker()
+    assert deleted.status_code == 200 and waited < 5  # it did not wait for the chunk
+    assert deleted.json()["deleted"]["batch_items"] == 0  # the chunk had them: it takes them out
+    rows = results(client, tenant, created["id"])
+    assert [row["custom_id"] for row in rows] == ["b1"]
+    ledger = client.get("/v1/ledger", headers=tenant.headers).json()["data"]
+    assert [line["subject"] for line in ledger if line["route"] == "systemone"] == ["beta"]
 
 
 def test_a_suspended_tenant_cannot_submit(client, tenant):

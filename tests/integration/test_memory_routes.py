@@ -209,7 +209,7 @@ def test_delete_removes_everything_and_counts_it(client, tenant):
     read(client, tenant, "acme")  # fills the cache
     response = client.post("/v1/memory/delete", json={"subject": "acme"}, headers=tenant.headers)
     assert response.status_code == 200
-    assert response.json()["deleted"] == {"lines": 2, "rules": 1, "aliases": 1}
+    assert response.json()["deleted"] == {"lines": 2, "rules": 1, "aliases": 1, "batch_items": 0}
     after = client.get("/v1/memory", params={"subject": "acme"}, headers=tenant.headers)
     assert after.status_code == 404
     # A subject created again under the same name starts empty (no cache entry survives).

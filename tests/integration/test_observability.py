@@ -27,6 +27,7 @@ import redis
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.decisions.pass_jobs import TASK as PASS_TASK
 from app.observability.health import ReadinessProbe, broker_check, database_check, redis_check
 from tests.support import Services, Tenant, admin_headers, own_database
 from workers.celery import QUEUES
@@ -390,27 +391,25 @@ def test_worker_metrics_show_task_duration_failures_and_recall(
 ) -> None:
     from celery import Celery
 
-    # A task that fails: the tenant id is not a UUID.
+    # A task that fails: the pass job's id is not a UUID.
     sender = Celery(broker=stack.redis_url)
     try:
-        sender.send_task(
-            "dossier.erasure.subject_deleted", args=["not-a-uuid", "acme"], queue="erasure"
-        )
+        sender.send_task(PASS_TASK, args=["not-a-uuid"], queue="passes")
     finally:
         sender.close()
     failures = "dossier_task_failures_total"
     deadline = time.monotonic() + 20
     while True:
         found = samples(httpx.get(stack.worker_metrics_url, timeout=5).text)
-        if value(found, failures, task="dossier.erasure.subject_deleted") >= 1:
+        if value(found, failures, task=PASS_TASK) >= 1:
             break
         assert time.monotonic() < deadline, "the failed task was not counted"
         time.sleep(0.2)
 
-    assert value(found, failures, task="dossier.erasure.subject_deleted", exception="ValueError")
+    assert value(found, failures, task=PASS_TASK, exception="ValueError")
     duration = "dossier_task_duration_seconds_count"
     for task in ("validate_batch", "run_chunk", "finish_batch"):
         assert value(found, duration, task=f"dossier.decisions.{task}", state="SUCCESS") >= 1
-    assert value(found, duration, task="dossier.erasure.subject_deleted", state="FAILURE") == 1
+    assert value(found, duration, task=PASS_TASK, state="FAILURE") == 1
     # The batch's decisions recalled memory in the pool process, merged by the main process.
     assert value(found, "dossier_recall_seconds_count") >= 2
