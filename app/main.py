@@ -36,6 +36,7 @@ from app.middleware import RequestBodyMiddleware
 from app.observability.middleware import RequestContextMiddleware
 from app.observability.routes import router as operations_router
 from app.quality.routes import router as quality_router
+from app.raw_bodies import add_raw_body_models
 from app.settings import Settings, get_settings
 from app.tenants.routes import router as admin_router
 
@@ -86,6 +87,7 @@ def create_app() -> FastAPI:
     )
     for router in (*routers, admin_router, erasure_router, operations_router):
         app.include_router(router)
+    add_raw_body_models(app)
     app.add_middleware(
         RequestBodyMiddleware,
         max_body_bytes=settings.max_body_bytes,

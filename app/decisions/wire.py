@@ -21,6 +21,9 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
     ValidationError,
     model_serializer,
     model_validator,
@@ -124,18 +127,18 @@ class MemoryOptions(_Request):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    use: bool = True
-    top_k: int = Field(6, ge=1, le=20)
-    min_share: float = Field(0.2, ge=0.05, le=1.0)
-    names: bool = True
-    question_words: bool = True
-    focus: bool = False
-    semantic: bool = True
+    use: StrictBool = True
+    top_k: StrictInt = Field(6, ge=1, le=20)
+    min_share: StrictFloat = Field(0.2, ge=0.05, le=1.0)
+    names: StrictBool = True
+    question_words: StrictBool = True
+    focus: StrictBool = False
+    semantic: StrictBool = True
     """Meaning as well as words (app.recall.hybrid); false: words alone, as before."""
-    compare: bool = False
-    explain: bool = False
-    placebo: bool = False
-    learn: bool = False
+    compare: StrictBool = False
+    explain: StrictBool = False
+    placebo: StrictBool = False
+    learn: StrictBool = False
     passes: Literal["sync", "async"] = "sync"
 
 

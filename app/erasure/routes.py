@@ -7,7 +7,7 @@ from datetime import date, datetime, time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from app.deps import AdminDep, NoQueryString, UnitOfWorkRoute, UowDep
 from app.erasure import service
@@ -67,7 +67,9 @@ class ErasureIn(BaseModel):
 
 class RetentionIn(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"days": 365}]})
-    days: int | None = Field(description="erase what is untouched this long; null: never", ge=1)
+    days: StrictInt | None = Field(
+        description="erase what is untouched this long; null: never", ge=1
+    )
 
 
 @router.post("/erasures", status_code=202, dependencies=[NoQueryString])

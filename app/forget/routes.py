@@ -12,6 +12,7 @@ from app.forget.service import ForgetService
 from app.lookonly import refuse_look_only_fields
 from app.memory.routes import ServiceDep as MemoryServiceDep
 from app.memory.schemas import parse_body
+from app.raw_bodies import documented_by
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/memory", tags=["memory"])
 
@@ -25,6 +26,7 @@ def _service(memory: MemoryServiceDep) -> ForgetService:
     response_model=ForgetOut,
     response_model_exclude_none=True,
     dependencies=[NoQueryString],
+    openapi_extra=documented_by(ForgetIn),
 )
 def forget(
     tenant: TenantDep,

@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+)
 
 from app.engines.base import count_word_tokens
 from app.errors import Invalid
@@ -87,11 +95,11 @@ class ChatIn(BaseModel):
 
     model: str = Field(min_length=1, max_length=200)
     messages: list[Message] = Field(min_length=1)
-    stream: bool = False
+    stream: StrictBool = False
     user: UserId | None = None
     collection: Slug | list[Slug] | None = None
     thread: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = None
-    member_count: int = Field(default=0, ge=0)
+    member_count: StrictInt = Field(default=0, ge=0)
 
 
 def parse_chat(body: Any) -> ChatIn:

@@ -19,7 +19,7 @@ from app.deps import (
     run_and_commit,
 )
 from app.errors import Invalid
-from app.knowledge.chat import ChatService, parse_chat, stream_events
+from app.knowledge.chat import ChatIn, ChatService, parse_chat, stream_events
 from app.knowledge.documents import CollectionService, Upload
 from app.knowledge.indexes import knowledge_indexes
 from app.knowledge.schemas import (
@@ -48,6 +48,7 @@ from app.knowledge.service import KnowledgeService
 from app.knowledge.upstream import ChatClient
 from app.memory.schemas import parse_body
 from app.pagination import CursorQuery
+from app.raw_bodies import documented_by
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant
 
@@ -391,7 +392,7 @@ CHAT_EXAMPLES: dict[str, Any] = {
 }
 
 
-@chat_router.post("/v1/chat/completions", response_model=None)
+@chat_router.post("/v1/chat/completions", response_model=None, openapi_extra=documented_by(ChatIn))
 def chat_completions(
     tenant: TenantDep,
     knowledge: KnowledgeDep,

@@ -5,7 +5,15 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+)
 
 from app.memory.schemas import Body, Usage
 
@@ -28,7 +36,7 @@ class SettingsIn(Body):
             "examples": [{"enabled": True}, {"enabled": False, "on_disable": "keep"}]
         },
     )
-    enabled: bool
+    enabled: StrictBool
     on_disable: Literal["keep", "delete"] | None = Field(
         default=None,
         description="needed to turn knowledge off while facts or collections exist",
@@ -164,7 +172,7 @@ class SearchIn(Body):
     query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=8000)]
     user: UserId | None = None
     collection: Slug | list[Slug] | None = None
-    top_k: int = Field(default=8, ge=1, le=20)
+    top_k: StrictInt = Field(default=8, ge=1, le=20)
     semantic: StrictBool = Field(
         default=True, description="meaning as well as words; false: words alone"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.engines.registry import default_engine
@@ -45,8 +45,8 @@ class CalibrateIn(BaseModel):
         },
     )
     examples: list[Example] = Field(min_length=4, max_length=5_000)
-    held_out_share: float = Field(0.3, gt=0, lt=1)
-    seed: int = 0
+    held_out_share: StrictFloat = Field(0.3, gt=0, lt=1)
+    seed: StrictInt = 0
     apply: StrictBool = False
 
 
@@ -62,7 +62,7 @@ class GateIn(BaseModel):
     instructions: str | None = Field(None, min_length=1, max_length=2_000)
     true: str | None = Field(None, min_length=1, max_length=2_000)
     false: str | None = Field(None, min_length=1, max_length=2_000)
-    threshold: float | None = Field(None, ge=0, le=1)
+    threshold: StrictFloat | None = Field(None, ge=0, le=1)
 
 
 LEARNING_EXAMPLE: dict[str, Any] = {

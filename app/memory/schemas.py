@@ -5,7 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StringConstraints,
+)
 
 SubjectId = Annotated[
     str,
@@ -65,13 +73,13 @@ class Exclude(Body):
 class When(Body):
     path: str = Field(min_length=1, max_length=200, description="dotted path into the state")
     op: Literal[">", ">=", "<", "<=", "==", "!="]
-    value: float
+    value: StrictFloat
 
 
 class RuleIn(Body):
     subject: SubjectId
     text: str = Field(min_length=1)
-    pin: bool = False
+    pin: StrictBool = False
     exclude: Exclude | None = None
     when: When | None = None
 
@@ -92,7 +100,7 @@ class RuleCreated(BaseModel):
 
 class RulesDeleteIn(Body):
     subject: SubjectId
-    ids: list[int] = Field(min_length=1, max_length=1000)
+    ids: list[StrictInt] = Field(min_length=1, max_length=1000)
 
 
 class RulesDeleted(BaseModel):

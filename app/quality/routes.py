@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat
 
 from app.decisions.quality import QualityLevel, QualitySetting
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
@@ -29,7 +29,7 @@ class QualityIn(BaseModel):
         json_schema_extra={"examples": [{"quality": "balanced", "temperature": 1.0}]},
     )
     quality: QualityLevel = Field(description="fast, balanced or best")
-    temperature: float = Field(
+    temperature: StrictFloat = Field(
         default=1.0,
         gt=0,
         le=10,

@@ -1,0 +1,50 @@
+"""OpenAPI for routes that read their body raw.
+
+`/v1/systemone`, `/v1/memory/forget` and `/v1/chat/completions` take the decoded JSON and
+validate it themselves (to name the field of a 422 in their own way, or to refuse look-only
+fields before anything else), so FastAPI does not see their models. `documented_by(Model)` puts
+the model back in the route's request body, and `add_raw_body_models` adds the models (and the
+models they hold) to the document's components, where the `$ref` points.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+REF = "#/components/schemas/{model}"
+_MODELS: list[type[BaseModel]] = []
+
+
+def documented_by(model: type[BaseModel]) -> dict[str, Any]:
+    """The route's `openapi_extra`: its JSON body is `model`."""
+    _MODELS.append(model)
+    schema = {"$ref": REF.format(model=model.__name__)}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+def add_raw_body_models(app: FastAPI) -> None:
+    """Make `app.openapi()` hold the schemas of every model `documented_by` named."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            _, schemas = models_json_schema(
+                [(model, "validation") for model in _MODELS], ref_template=REF
+            )
+            components = document.setdefault("components", {}).setdefault("schemas", {})
+            for name, schema in schemas.get("$defs", {}).items():
+                components.setdefault(name, schema)
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
