@@ -25,9 +25,10 @@ FORMAT_VERSION = 1
 READ_BYTES = 64 * 1024
 
 
-def folder() -> Path:
+def folder(*, create: bool = True) -> Path:
     path = get_settings().exports_folder
-    path.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path
 
 
@@ -106,7 +107,9 @@ def assemble(
 
 
 def remove_parts(export_id: str) -> None:
+    """The parts, and an archive left half-written by a step that died."""
     shutil.rmtree(_parts_dir(export_id), ignore_errors=True)
+    (folder() / f".{archive_name(export_id)}.tmp").unlink(missing_ok=True)
 
 
 def remove_archive(name: str | None) -> None:
@@ -134,8 +137,8 @@ def open_archive(name: str) -> BinaryIO | None:
     """The archive opened for reading, or None when it is not in the folder. Once open it
     stays readable to the end even if the sweep removes it meanwhile."""
     try:
-        return (folder() / name).open("rb")
-    except FileNotFoundError:
+        return (folder(create=False) / name).open("rb")
+    except OSError:  # not there, or a folder this process cannot read
         return None
 
 
