@@ -3,6 +3,7 @@
 from app import models
 from app.batches import models as batch_models
 from app.erasure import models as erasure_models
+from app.exports import models as export_models
 from app.jobs import models as job_models
 from app.knowledge import models as knowledge_models
 from app.learning import models as learning_models
@@ -14,6 +15,7 @@ __all__ = [
     "models",
     "batch_models",
     "erasure_models",
+    "export_models",
     "job_models",
     "learning_models",
     "knowledge_models",

@@ -51,6 +51,13 @@ class Conflict(DossierError):
     code = "conflict"
 
 
+class Gone(DossierError):
+    """It was here and is not any more (an export past its expiry, say)."""
+
+    status_code = 410
+    code = "gone"
+
+
 class Invalid(DossierError):
     status_code = 422
     code = "invalid"

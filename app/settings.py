@@ -61,6 +61,19 @@ class Settings(BaseSettings):
     retention_sweep_seconds: float = Field(default=3_600.0, gt=0)
     erasure_chunk: int = Field(default=100, ge=1, description="subjects and end-users per step")
 
+    # Organisation-wide data export (app.exports): archives written by a worker, downloaded
+    # through the API, so both must see the same folder.
+    export_dir: Path | None = Field(
+        default=None,
+        description="where export archives are written, shared by the API and the workers; "
+        "unset: exports/ under DOSSIER_DATA_DIR",
+    )
+    export_keep_days: int = Field(
+        default=7, ge=1, le=365, description="days an export's archive can be downloaded"
+    )
+    export_chunk: int = Field(default=5_000, ge=1, description="rows an export writes per step")
+    export_sweep_seconds: float = Field(default=3_600.0, gt=0)
+
     # Engines.
     engine: Literal["embedded", "systemone"] = Field(
         default="embedded", description="which engine answers decisions"
@@ -191,6 +204,10 @@ class Settings(BaseSettings):
         if self.extractor == "llm" and not self.chat_url:
             raise ValueError("extractor=llm needs DOSSIER_CHAT_URL")
         return self
+
+    @property
+    def exports_folder(self) -> Path:
+        return self.export_dir if self.export_dir is not None else self.data_dir / "exports"
 
     @property
     def embedded(self) -> bool:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +41,7 @@ class Services:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{database}"')
         database_url = url.set(database=database).render_as_string(hide_password=False)
+        exports_dir = tempfile.mkdtemp(prefix="dossier-exports-")
         os.environ.update(
             DOSSIER_DATABASE_URL=database_url,
             DOSSIER_REDIS_URL=redis_url,
@@ -50,6 +53,10 @@ class Services:
             DOSSIER_ERASURE_CHUNK="5",
             # Knowledge: a thread's turns are extracted a second after its first one.
             DOSSIER_EXTRACTION_DELAY_SECONDS="1",
+            # Exports: archives in a folder of this run's own (the API and the worker share
+            # it), written two rows a step, so a test's export reads every section in pages.
+            DOSSIER_EXPORT_DIR=exports_dir,
+            DOSSIER_EXPORT_CHUNK="2",
         )
         _clear_caches()
         from app.migrate import upgrade
@@ -66,6 +73,7 @@ class Services:
             get_engine().dispose()
             with psycopg.connect(admin_dsn, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            shutil.rmtree(exports_dir, ignore_errors=True)
 
     def start_worker(self) -> None:
         """A real Celery worker process on the test broker."""

@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, RedirectResponse
 
 from app.console.lookups import router as lookups_router
 from app.errors import NotFound
+from app.exports.routes import router as exports_router
 
 STATIC = Path(__file__).parent / "static"
 # The files served, fixed at start: a request names one of these or gets a 404, so no path in
@@ -63,6 +64,7 @@ def _file(name: str, *, cache: str) -> FileResponse:
     return FileResponse(path, media_type=media_type, headers={**HEADERS, "Cache-Control": cache})
 
 
-# The listings are API routes (in the OpenAPI document), served with the console's router so
-# app.main registers one router for both.
+# The listings and Settings > Data export are API routes (in the OpenAPI document), served with
+# the console's router so app.main registers one router for all of them.
 router.include_router(lookups_router)
+router.include_router(exports_router)

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.embeddings import Embedder
 from app.embeddings.base import to_stored
+from app.exports.service import discard_for_tenant as discard_exports
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,7 @@ TENANT_STORES = {
     "postgres.batches": "SELECT count(*) FROM batches WHERE tenant_id = :tenant",
     "postgres.batch_items (all)": "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant",
     "postgres.collections": "SELECT count(*) FROM collections WHERE tenant_id = :tenant",
+    "postgres.exports": "SELECT count(*) FROM exports WHERE tenant_id = :tenant",
     "postgres.documents": "SELECT count(*) FROM documents WHERE tenant_id = :tenant",
     "postgres.document_chunks": (
         "SELECT count(*) FROM document_chunks c JOIN documents d ON d.id = c.document_id "
@@ -312,6 +314,8 @@ def erase_tenant_rest(session: Session, client: redis.Redis, tenant_id: uuid.UUI
         "DELETE FROM learning_requests WHERE tenant_id = :tenant",
     ):
         session.execute(text(sql), {"tenant": tenant_id})
+    # Archives of organisation-wide exports hold everything above: their files and rows go too.
+    discard_exports(session, tenant_id)
     _drop_keys(client, Targets(tenant_id, True, [], []))
 
 

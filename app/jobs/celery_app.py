@@ -19,7 +19,17 @@ from app.settings import Settings, get_settings
 
 # "scheduled" holds beat's sweeps, so an expiry never waits behind a large batch's chunks.
 # "embeddings" re-embeds rows after a model change, apart from requests' own work.
-QUEUES = ("decisions", "passes", "extraction", "ingest", "erasure", "scheduled", "embeddings")
+# "exports" writes organisation-wide archives, so a big tenant's export delays no erasure.
+QUEUES = (
+    "decisions",
+    "passes",
+    "extraction",
+    "ingest",
+    "erasure",
+    "exports",
+    "scheduled",
+    "embeddings",
+)
 
 # Task names are stable dotted names; the first segment after "dossier." picks the queue.
 TASK_ROUTES = {
@@ -138,6 +148,10 @@ def celery_config() -> dict[str, Any]:
                 "task": "dossier.scheduled.retention_sweep",
                 "schedule": settings.retention_sweep_seconds,
             },
+            "export-sweep": {
+                "task": "dossier.scheduled.export_sweep",
+                "schedule": settings.export_sweep_seconds,
+            },
         },
     }
     if amqp:
@@ -157,6 +171,7 @@ def make_celery() -> Celery:
             "workers.knowledge",
             "workers.learning",
             "workers.erasure",
+            "workers.exports",
             "workers.embeddings",
         ],
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -359,3 +360,25 @@ def test_documents_activity_and_ledger(page, client, tenant, worker: Services):
     page.get_by_role("button", name="Sign out").click()
     expect(page.get_by_label("API key")).to_be_visible()
     assert page.evaluate("sessionStorage.length") == 0
+
+
+def test_settings_data_export_is_started_followed_and_downloaded(
+    page, client, tenant, worker: Services
+):
+    api(client, tenant, "POST", "/v1/memory/remember", json={"subject": "acme", "text": "x\ny"})
+    sign_in(page, tenant)
+    go(page, "Settings")
+    panel = page.get_by_role("region", name="Data export")
+    expect(panel).to_contain_text("No export yet.")
+    panel.get_by_role("button", name="Export everything").click()
+    expect(page.locator("#notice")).to_contain_text("Export started")
+    # The page follows the export by itself until its archive can be downloaded.
+    expect(panel.locator(".badge")).to_have_text("completed", timeout=TIMEOUT_MS)
+    expect(panel).to_contain_text("11 of 11 files, 3 records")
+    shot(page, "15-settings-data-export")
+    with page.expect_download() as download:
+        panel.get_by_role("button", name="Download archive").click()
+    assert download.value.suggested_filename.startswith("dossier-export-")
+    with zipfile.ZipFile(download.value.path()) as archive:
+        lines = archive.read("lines.jsonl").decode().splitlines()
+    assert [json.loads(line)["text"] for line in lines] == ["x", "y"]

@@ -25,6 +25,7 @@ import {
   fill,
 } from "./lib.js";
 import { batchesView } from "./batches.js";
+import { exportPanel } from "./exports.js";
 import { documentsView, knowledgeView } from "./knowledge.js";
 import { memoryView } from "./memory.js";
 
@@ -264,6 +265,7 @@ async function settingsView(root, ctx) {
   root.append(
     h("h1", {}, "Settings"),
     h("div", { class: "grid" }, accountPanel(account), knowledgePanel(knowledge, ctx), qualityPanel(quality)),
+    await exportPanel(ctx),
     await ledgerPanel(),
   );
 }

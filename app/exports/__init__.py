@@ -1,0 +1,1 @@
+"""Organisation-wide data export: everything a tenant holds, as a downloadable archive."""
