@@ -150,7 +150,11 @@ def list_tenant_facts(
     service: KnowledgeDep,
     q: Annotated[
         str | None,
-        Query(max_length=200, description="text found in the fact or in its end-user's id"),
+        Query(
+            max_length=200,
+            pattern=r"^[^\x00]*$",
+            description="text found in the fact or in its end-user's id",
+        ),
     ] = None,
     user: Annotated[
         str | None,

@@ -19,6 +19,7 @@ ThreadQuery = Annotated[
     Query(
         min_length=1,
         max_length=200,
+        pattern=r"^[^\x00]+$",
         description="only the calls sent under this thread (the chat body's `thread`)",
         examples=["t-17"],
     ),

@@ -117,6 +117,7 @@ def test_the_fact_lists_parameters_are_checked(client: TestClient, tenant: Tenan
         ({"cursor": "12", "sort": "user"}, "cursor"),
         ({"cursor": "9" * 40}, "cursor"),
         ({"q": "x" * 201}, "q"),
+        ({"q": "a\x00b"}, "q"),
     ):
         response = client.get("/v1/facts", params=params, headers=tenant.headers)
         assert response.status_code == 422, (params, response.text)

@@ -108,7 +108,7 @@ def test_a_thread_stores_no_text_and_costs_nothing(client: TestClient, services:
 
 
 def test_thread_filters_and_cursors_are_checked(client: TestClient, tenant: Tenant) -> None:
-    for params in ({"thread": ""}, {"thread": "x" * 201}):
+    for params in ({"thread": ""}, {"thread": "x" * 201}, {"thread": "t\x0017"}):
         response = client.get("/v1/ledger", params=params, headers=tenant.headers)
         assert response.status_code == 422, params
         assert response.json()["error"]["field"] == "thread"
