@@ -24,6 +24,7 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
 )
+from sqlalchemy import text as sql_text
 from sqlalchemy.dialects.postgresql import JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -132,15 +133,27 @@ class Alias(Base):
 
 
 class LedgerLine(Base):
-    """One priced request. Keeps the subject id by design (see the memory seed)."""
+    """One priced request (or a free chat call under a thread). Keeps the subject id by design
+    (see the memory seed)."""
 
     __tablename__ = "ledger_lines"
-    __table_args__ = (Index(None, "tenant_id", "id"),)
+    __table_args__ = (
+        Index(None, "tenant_id", "id"),
+        Index(
+            "ix_ledger_lines_tenant_id_thread",
+            "tenant_id",
+            "thread",
+            "id",
+            postgresql_where=sql_text("thread IS NOT NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
     route: Mapped[str] = mapped_column(String(64))
     subject: Mapped[str | None] = mapped_column(String(36))
+    thread: Mapped[str | None] = mapped_column(String(200))
+    """The chat body's `thread`, the conversation the call belongs to: an id, never text."""
     units: Mapped[int] = mapped_column(Integer)
     cost: Mapped[Decimal] = mapped_column(Money)
     billed: Mapped[bool] = mapped_column(Boolean)

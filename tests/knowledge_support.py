@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import psycopg
 from fastapi.testclient import TestClient
 
 from tests.support import Tenant
@@ -89,3 +90,27 @@ def pdf_without_text() -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def rows_holding(database_url: str, needle: str) -> dict[str, int]:
+    """Every table of the database whose rows, read as text, hold `needle` (any case)."""
+    dsn = database_url.replace("postgresql+psycopg://", "postgresql://")
+    found: dict[str, int] = {}
+    with psycopg.connect(dsn) as conn:
+        tables = [
+            row[0]
+            for row in conn.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
+            )
+        ]
+        for table in tables:
+            count = conn.execute(
+                f'SELECT count(*) FROM "{table}" AS t '  # noqa: S608 - names from the catalog
+                f"WHERE t::text ILIKE %s OR convert_from(convert_to(t::text, 'UTF8'), 'UTF8') "
+                f"ILIKE %s",
+                (f"%{needle}%", f"%{needle}%"),
+            ).fetchone()
+            if count and count[0]:
+                found[table] = int(count[0])
+    return found

@@ -31,10 +31,11 @@ from pydantic import (
 from app.engines.base import count_word_tokens
 from app.errors import Invalid
 from app.knowledge import answerer
-from app.knowledge.retrieval import Retrieved
+from app.knowledge.retrieval import TOP_K, Retrieved
 from app.knowledge.schemas import Slug, UserId
 from app.knowledge.service import KnowledgeService
 from app.knowledge.upstream import ChatClient, content_of
+from app.ledger.service import free_call
 from app.memory.schemas import parse_body
 from app.tenants.service import CurrentTenant
 
@@ -44,7 +45,8 @@ DISCLOSURE = (
 )
 """The one wording of the shared-conversation disclosure, used verbatim wherever it appears."""
 
-TOP_K = 8
+CHAT_ROUTE = "chat.completions"
+"""The ledger route of a chat call under a thread that searched nothing (free, unbilled)."""
 
 OPENAI_FIELDS = (
     "frequency_penalty",
@@ -142,8 +144,9 @@ class ChatService:
         shared = chat.member_count > 0
         query = _last_user_text(chat.messages)
         retrieved = Retrieved(user=chat.user)
+        line = None
         if enabled and query:
-            retrieved, _ = self.knowledge.retrieve(
+            retrieved, line = self.knowledge.retrieve(
                 tenant,
                 query=query,
                 user_name=chat.user,
@@ -151,8 +154,13 @@ class ChatService:
                 personal=not shared,
                 top_k=TOP_K,
                 route="knowledge.retrieval",
+                thread=chat.thread,
             )
         response = self._answer(chat, retrieved, query)
+        if chat.thread is not None and line is None:
+            # The call searched nothing, so no line was charged: a free one carries the thread
+            # (its id only; the conversation itself is never kept).
+            free_call(self.knowledge.session, tenant, route=CHAT_ROUTE, thread=chat.thread)
         if enabled and chat.user and not shared:
             self.knowledge.record_turns(tenant, chat.user, chat.thread or "", _new_turns(chat))
         response["sources"] = retrieved.sources()

@@ -93,6 +93,14 @@ class CollectionService:
     def rename(self, tenant: CurrentTenant, slug: str, body: CollectionIn) -> CollectionOut:
         """Only the display name changes: the slug is what requests send, so it stays."""
         collection = self._collection(tenant, slug, lock=True)
+        # Two collections showing one name could not be told apart in the console or a sources
+        # list; the slug stays unique on its own.
+        if repo.collection_named(self.session, tenant.id, body.name, other_than=collection.id):
+            raise Conflict(
+                f"another collection is already called '{body.name}'",
+                field="name",
+                code="collection_name_taken",
+            )
         collection.name = body.name
         record(self.session, tenant, "knowledge.collection.rename", ids=[collection.id])
         return _collection_out(collection, self._count(collection.id))

@@ -143,20 +143,74 @@ def list_facts(
     cursor: int | None,
     limit: int,
 ) -> list[Fact]:
-    statement = select(Fact).where(Fact.end_user_id == user_id)
-    if status == "active":
-        statement = statement.where(
-            Fact.status == "active", or_(Fact.valid_until.is_(None), Fact.valid_until > today)
-        )
-    elif status == "retired":
-        statement = statement.where(retired(today))
+    statement = _with_status(select(Fact).where(Fact.end_user_id == user_id), status, today)
     if text:
-        escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        statement = statement.where(Fact.text.ilike(f"%{escaped}%", escape="\\"))
+        statement = statement.where(_contains(Fact.text, text))
     if cursor is not None:
         statement = statement.where(Fact.id > cursor if oldest_first else Fact.id < cursor)
     order = Fact.id.asc() if oldest_first else Fact.id.desc()
     return list(session.scalars(statement.order_by(order).limit(limit + 1)))
+
+
+def tenant_facts(
+    session: Session,
+    tenant_id: uuid.UUID,
+    *,
+    today: date,
+    text: str | None,
+    user: str | None,
+    status: str,
+    sort: str,
+    after: tuple[str, int] | None,
+    limit: int,
+) -> list[tuple[Fact, str]]:
+    """Every end-user's facts with their end-user's id, one more than `limit`. `text` is found
+    in the fact or in the end-user's id; `user` is one end-user exactly. `sort`: newest,
+    oldest (by id), or user (by end-user id, each one's newest first); `after` is the
+    (end-user, fact id) of the last row of the previous page."""
+    statement = _with_status(
+        select(Fact, EndUser.name)
+        .join(EndUser, EndUser.id == Fact.end_user_id)
+        .where(Fact.tenant_id == tenant_id),
+        status,
+        today,
+    )
+    if user is not None:
+        statement = statement.where(EndUser.name == user)
+    if text:
+        statement = statement.where(or_(_contains(Fact.text, text), _contains(EndUser.name, text)))
+    if sort == "user":
+        if after is not None:
+            name, fact_id = after
+            statement = statement.where(
+                or_(EndUser.name > name, and_(EndUser.name == name, Fact.id < fact_id))
+            )
+        statement = statement.order_by(EndUser.name.asc(), Fact.id.desc())
+    elif sort == "oldest":
+        if after is not None:
+            statement = statement.where(Fact.id > after[1])
+        statement = statement.order_by(Fact.id.asc())
+    else:
+        if after is not None:
+            statement = statement.where(Fact.id < after[1])
+        statement = statement.order_by(Fact.id.desc())
+    return [(fact, name) for fact, name in session.execute(statement.limit(limit + 1)).all()]
+
+
+def _with_status(statement: Any, status: str, today: date) -> Any:
+    if status == "active":
+        return statement.where(
+            Fact.status == "active", or_(Fact.valid_until.is_(None), Fact.valid_until > today)
+        )
+    if status == "retired":
+        return statement.where(retired(today))
+    return statement
+
+
+def _contains(column: Any, text: str) -> Any:
+    """Case-insensitive substring, with LIKE's wildcards in `text` taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return column.ilike(f"%{escaped}%", escape="\\")
 
 
 def all_facts(session: Session, user_id: int) -> list[Fact]:
@@ -369,6 +423,19 @@ def collections_by_slugs(
             select(Collection).where(Collection.tenant_id == tenant_id, Collection.slug.in_(slugs))
         )
     )
+
+
+def collection_named(
+    session: Session, tenant_id: uuid.UUID, name: str, *, other_than: int
+) -> Collection | None:
+    """Another collection of the tenant with this display name, in any case."""
+    return session.scalars(
+        select(Collection).where(
+            Collection.tenant_id == tenant_id,
+            func.lower(Collection.name) == name.lower(),
+            Collection.id != other_than,
+        )
+    ).first()
 
 
 def slugs_taken(session: Session, tenant_id: uuid.UUID, prefix: str) -> set[str]:

@@ -43,6 +43,9 @@ from app.recall.hybrid import (
 
 log = logging.getLogger(__name__)
 
+TOP_K = 8
+"""Facts and passages a chat completion's retrieval puts before the conversation."""
+
 MIN_SHARE = 0.1
 """A hit is kept when it reaches this share of the best hit's score."""
 

@@ -42,6 +42,7 @@ from app.knowledge.schemas import (
     SearchOut,
     SettingsIn,
     SettingsOut,
+    TenantFactsPage,
     UserErased,
 )
 from app.knowledge.service import KnowledgeService
@@ -141,6 +142,34 @@ def list_facts(
     """The user's facts: search their text, filter active or retired, newest or oldest first."""
     return service.list_facts(
         tenant, user, text=q, status=status, sort=sort, cursor=cursor, limit=limit
+    )
+
+
+@knowledge_router.get("/v1/facts", response_model=TenantFactsPage)
+def list_tenant_facts(
+    tenant: TenantDep,
+    service: KnowledgeDep,
+    q: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            pattern=r"^[^\x00]*$",
+            description="text found in the fact or in its end-user's id",
+        ),
+    ] = None,
+    user: Annotated[
+        str | None,
+        Query(pattern=r"^[A-Za-z0-9_.@:+-]{1,128}$", description="one end-user, exactly"),
+    ] = None,
+    status: Annotated[str, Query(pattern="^(active|retired|all)$")] = "all",
+    sort: Annotated[str, Query(pattern="^(newest|oldest|user)$")] = "newest",
+    cursor: CursorQuery = None,
+    limit: Limit = 100,
+) -> TenantFactsPage:
+    """Every end-user's facts in one list: search by end-user or text, filter active or
+    retired, newest or oldest first or by end-user; `next_cursor` pages on."""
+    return service.list_tenant_facts(
+        tenant, text=q, user=user, status=status, sort=sort, cursor=cursor, limit=limit
     )
 
 

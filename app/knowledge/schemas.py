@@ -43,10 +43,24 @@ class SettingsIn(Body):
     )
 
 
+class RetrievalOut(BaseModel):
+    """How retrieval runs here (set by the operator, the same for every tenant): how many
+    facts and passages a chat gets, and whether search reads meaning as well as words."""
+
+    top_k: int
+    embeddings: Literal["static", "encoder", "off"]
+
+
 class SettingsOut(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"enabled": True}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"enabled": True, "retrieval": {"top_k": 8, "embeddings": "static"}}]
+        }
+    )
     enabled: bool
     deleted: dict[str, int] | None = None
+    retrieval: RetrievalOut | None = None
+    """In the GET's answer only."""
 
 
 class FactOut(BaseModel):
@@ -69,6 +83,41 @@ class FactOut(BaseModel):
 
 class FactsPage(BaseModel):
     user: str
+    data: list[FactOut]
+    next_cursor: str | None
+
+
+class TenantFactsPage(BaseModel):
+    """Facts of every end-user of the tenant; each names its end-user in `user`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "data": [
+                        {
+                            "id": 311,
+                            "user": "user-17",
+                            "kind": "fact",
+                            "text": "Lives in Lisbon",
+                            "slot": "home",
+                            "value": "Lisbon",
+                            "status": "active",
+                            "valid_from": None,
+                            "valid_until": None,
+                            "happened_on": None,
+                            "said_on": "2026-11-29",
+                            "retired_on": None,
+                            "source": "extracted",
+                            "created_at": "2026-11-29T14:00:00Z",
+                            "updated_at": "2026-11-29T14:00:00Z",
+                        }
+                    ],
+                    "next_cursor": "311",
+                }
+            ]
+        }
+    )
     data: list[FactOut]
     next_cursor: str | None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from app.knowledge.history import PastTurn, import_view, start_import
 from app.knowledge.indexes import KnowledgeIndexes, collection_prefix, user_prefix
 from app.knowledge.models import Collection, Document, EndUser, ExtractionBatch, Fact
 from app.knowledge.reconcile import Known, reconcile
-from app.knowledge.retrieval import Retrieved, search
+from app.knowledge.retrieval import TOP_K, Retrieved, search
 from app.knowledge.schemas import (
     FactDeleted,
     FactOut,
@@ -43,10 +44,12 @@ from app.knowledge.schemas import (
     HistoryIn,
     PromotedDocument,
     PromoteOut,
+    RetrievalOut,
     SearchIn,
     SearchOut,
     SettingsIn,
     SettingsOut,
+    TenantFactsPage,
     UserErased,
 )
 from app.ledger.service import charge, ensure_can_pay
@@ -93,7 +96,12 @@ class KnowledgeService:
     # The switch
 
     def read_settings(self, tenant: CurrentTenant) -> SettingsOut:
-        return SettingsOut(enabled=repo.is_enabled(self.session, tenant.id))
+        return SettingsOut(
+            enabled=repo.is_enabled(self.session, tenant.id), retrieval=self._retrieval()
+        )
+
+    def _retrieval(self) -> RetrievalOut:
+        return RetrievalOut(top_k=TOP_K, embeddings=self.settings.embeddings)
 
     def put_settings(self, tenant: CurrentTenant, body: SettingsIn) -> SettingsOut:
         if body.enabled and body.on_disable is not None:
@@ -390,6 +398,40 @@ class KnowledgeService:
             next_cursor=str(rows[-1].id) if more else None,
         )
 
+    def list_tenant_facts(
+        self,
+        tenant: CurrentTenant,
+        *,
+        text: str | None,
+        user: str | None,
+        status: str,
+        sort: str,
+        cursor: str | None,
+        limit: int,
+    ) -> TenantFactsPage:
+        """Every end-user's facts in one list (the console's fact list): `text` found in the
+        fact or the end-user's id, `user` one end-user, by status, newest, oldest or by user."""
+        rows = repo.tenant_facts(
+            self.session,
+            tenant.id,
+            today=self.today(),
+            text=text,
+            user=user,
+            status=status,
+            sort=sort,
+            after=_tenant_cursor(cursor, by_user=sort == "user"),
+            limit=limit,
+        )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        next_cursor = None
+        if more:
+            last, name = rows[-1]
+            next_cursor = f"{name}~{last.id}" if sort == "user" else str(last.id)
+        return TenantFactsPage(
+            data=[self.fact_out(name, fact) for fact, name in rows], next_cursor=next_cursor
+        )
+
     def export(
         self, tenant: CurrentTenant, user_name: str, cursor: str | None, limit: int
     ) -> FactsPage:
@@ -605,10 +647,12 @@ class KnowledgeService:
         top_k: int,
         route: str,
         semantic: bool = True,
+        thread: str | None = None,
     ) -> tuple[Retrieved, Any]:
         """Blended retrieval when there is something to consult (a user, or a ready document
-        in scope); charged once when it runs, found anything or not. Returns the result and
-        the ledger line (None when nothing was searched)."""
+        in scope); charged once when it runs, found anything or not, on a ledger line that
+        carries the call's `thread`. Returns the result and the ledger line (None when nothing
+        was searched)."""
         scope = (
             collections if collections is not None else repo.collections_of(self.session, tenant.id)
         )
@@ -620,7 +664,9 @@ class KnowledgeService:
         )
         if not (personal and user_name) and not has_documents:
             return Retrieved(searched=False, user=user_name), None
-        ledger = charge(self.session, tenant, route=route, cost=self.settings.price_retrieval)
+        ledger = charge(
+            self.session, tenant, route=route, cost=self.settings.price_retrieval, thread=thread
+        )
         hits = search(
             self.session,
             self.indexes,
@@ -741,6 +787,23 @@ def _cursor(cursor: str | None) -> int | None:
     if not cursor.isdigit():
         raise Invalid("cursor is not one this API gave out", field="cursor")
     return int(cursor)
+
+
+_USER_CURSOR = re.compile(r"^([A-Za-z0-9_.@:+-]{1,128})~([0-9]{1,18})$")
+
+
+def _tenant_cursor(cursor: str | None, *, by_user: bool) -> tuple[str, int] | None:
+    """The tenant-wide fact list's cursor: `<end-user>~<fact id>` by user, else a fact id."""
+    if cursor is None:
+        return None
+    if by_user:
+        found = _USER_CURSOR.match(cursor)
+        if found is None:
+            raise Invalid("cursor is not one this API gave out", field="cursor")
+        return found.group(1), int(found.group(2))
+    if not cursor.isdigit() or len(cursor) > 18:
+        raise Invalid("cursor is not one this API gave out", field="cursor")
+    return "", int(cursor)
 
 
 def _title(text: str) -> str:

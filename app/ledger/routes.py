@@ -1,58 +1,48 @@
+"""The ledger: the tenant's priced requests, and (the Activity view) its calls by thread."""
+
 from __future__ import annotations
 
-from datetime import datetime
+from typing import Annotated
 
-from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select
+from fastapi import APIRouter, Query
 
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
-from app.models import LedgerLine
-from app.pagination import CursorQuery, LimitQuery, Page, page_of, paginate
+from app.errors import Invalid
+from app.ledger import repository as repo
+from app.ledger.schemas import LedgerLineOut, ThreadOut
+from app.pagination import CursorQuery, LimitQuery, Page, page_of
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/ledger", tags=["ledger"])
 
-
-class LedgerLineOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "id": 1042,
-                    "route": "memory.remember",
-                    "subject": "acme",
-                    "units": 2,
-                    "cost": 0.0002,
-                    "billed": True,
-                    "created_at": "2026-11-29T14:00:00Z",
-                }
-            ]
-        }
-    )
-
-    id: int
-    route: str
-    subject: str | None
-    units: int
-    cost: float
-    billed: bool
-    created_at: datetime
+ThreadQuery = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^\x00]+$",
+        description="only the calls sent under this thread (the chat body's `thread`)",
+        examples=["t-17"],
+    ),
+]
 
 
 @router.get("", response_model=Page[LedgerLineOut])
 def list_ledger(
-    tenant: TenantDep, uow: UowDep, cursor: CursorQuery = None, limit: LimitQuery = 100
+    tenant: TenantDep,
+    uow: UowDep,
+    cursor: CursorQuery = None,
+    limit: LimitQuery = 100,
+    thread: ThreadQuery = None,
 ) -> Page[LedgerLineOut]:
-    """The tenant's priced requests, newest first."""
-    statement = paginate(
-        select(LedgerLine).where(LedgerLine.tenant_id == tenant.id), LedgerLine.id, cursor, limit
-    )
-    rows = list(uow.session.scalars(statement))
+    """The tenant's priced requests, newest first; `thread` narrows to one conversation's
+    calls (every chat completion sent under it, free ones included)."""
+    rows = repo.lines(uow.session, tenant.id, thread=thread, cursor=cursor, limit=limit)
     out = [
         LedgerLineOut(
             id=r.id,
             route=r.route,
             subject=r.subject,
+            thread=r.thread,
             units=r.units,
             cost=float(r.cost),
             billed=r.billed,
@@ -61,3 +51,30 @@ def list_ledger(
         for r in rows
     ]
     return page_of(out, [r.id for r in rows], limit)
+
+
+@router.get("/threads", response_model=Page[ThreadOut])
+def list_threads(
+    tenant: TenantDep, uow: UowDep, cursor: CursorQuery = None, limit: LimitQuery = 100
+) -> Page[ThreadOut]:
+    """The threads calls were sent under, most recently used first: per thread, its call
+    count, the routes they took, their cost and first and last time. Ids and counts only:
+    no message of a conversation is kept."""
+    if cursor is not None and not cursor.isdigit():
+        raise Invalid("cursor is not one this API gave out", field="cursor")
+    rows = repo.threads(
+        uow.session, tenant.id, before_id=int(cursor) if cursor else None, limit=limit
+    )
+    routes = repo.routes_of(uow.session, tenant.id, [r.thread for r in rows[:limit]])
+    out = [
+        ThreadOut(
+            thread=r.thread,
+            calls=r.calls,
+            routes=routes.get(r.thread, {}),
+            cost=float(r.cost),
+            first_at=r.first_at,
+            last_at=r.last_at,
+        )
+        for r in rows
+    ]
+    return page_of(out, [r.last_id for r in rows], limit)

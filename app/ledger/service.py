@@ -9,6 +9,10 @@ can never spend the same credit twice: the UPDATE only takes what is there.
 
 Routes that must work when a tenant cannot pay (reads, forget, deletes) are charged with
 `required=False`: billed while credit covers them, otherwise recorded at cost 0, unbilled.
+
+A chat completion under a `thread` always has one line, which carries the thread id: its
+retrieval charge when it searched, otherwise a free line (`free_call`), so the Activity view
+lists every call of a conversation. The thread is an id; no message text is ever on a line.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ def charge(
     units: int = 1,
     subject: str | None = None,
     required: bool = True,
+    thread: str | None = None,
 ) -> LedgerLine:
     """Write the ledger line; the credit is taken when the session commits.
 
@@ -64,6 +69,7 @@ def charge(
         tenant_id=tenant.id,
         route=route,
         subject=subject,
+        thread=thread,
         units=units,
         cost=cost if covered else Decimal(0),
         billed=covered,
@@ -71,6 +77,21 @@ def charge(
     session.add(line)
     if covered:
         pending.append(_PendingCharge(tenant.id, cost, line, required))
+    return line
+
+
+def free_call(session: Session, tenant: CurrentTenant, *, route: str, thread: str) -> LedgerLine:
+    """A call that costs nothing, written so its thread can find it: cost 0, unbilled, and
+    allowed whatever the tenant's credit or status (a thread "costs nothing")."""
+    line = LedgerLine(
+        tenant_id=tenant.id,
+        route=route,
+        thread=thread,
+        units=1,
+        cost=Decimal(0),
+        billed=False,
+    )
+    session.add(line)
     return line
 
 

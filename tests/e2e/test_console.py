@@ -1,5 +1,6 @@
 """The web console in Debian's Chromium, headless, over real HTTP with a real worker: sign in,
-remember, preview and confirm a forget, watch a batch complete, open a user's graph, and more.
+remember, preview and confirm a forget, watch a batch complete, open a user's graph, the fact
+list across end-users, renames, conversations by thread, the knowledge switch, and more.
 
 Screenshots go to test-output/console/. Needs /usr/bin/chromium (`apt-get install chromium`) and
 the `playwright` package (the dev extra); the test skips, saying which, when either is missing.
@@ -243,6 +244,9 @@ def test_knowledge_switch_facts_and_a_users_graph(page, client, tenant):
     go(page, "Settings")
     page.get_by_role("button", name="Turn knowledge on").click()
     expect(page.get_by_role("button", name="Turn knowledge off")).to_be_visible()
+    # The switch at the top right follows the one in Settings.
+    expect(page.get_by_role("switch", name="Knowledge")).to_have_attribute("aria-checked", "true")
+    expect(page.locator("#retrieval-settings")).to_contain_text("the 8 most relevant")
     shot(page, "09-settings")
 
     facts = "/v1/users/client-7/facts"
@@ -272,7 +276,7 @@ def test_knowledge_switch_facts_and_a_users_graph(page, client, tenant):
     )
 
     go(page, "Knowledge")
-    user = page.get_by_role("link", name="client-7")
+    user = page.get_by_role("region", name="End-users").get_by_role("link", name="client-7")
     expect(user).to_be_visible()
     user.click()
     expect(page.locator("span.fact-text")).to_have_count(7)
@@ -382,3 +386,183 @@ def test_settings_data_export_is_started_followed_and_downloaded(
     with zipfile.ZipFile(download.value.path()) as archive:
         lines = archive.read("lines.jsonl").decode().splitlines()
     assert [json.loads(line)["text"] for line in lines] == ["x", "y"]
+
+
+def test_the_knowledge_switch_top_right_and_the_fact_list_across_end_users(page, client, tenant):
+    sign_in(page, tenant)
+    switch = page.get_by_role("switch", name="Knowledge")
+    expect(switch).to_have_attribute("aria-checked", "false")
+    # How retrieval runs, beside the switch; it opens the settings.
+    expect(page.locator("#knowledge-retrieval")).to_have_text("Retrieval: top 8, words and meaning")
+    switch.click()
+    expect(switch).to_have_attribute("aria-checked", "true")
+    expect(page.locator("#notice")).to_contain_text("Knowledge is on")
+    assert api(client, tenant, "GET", "/v1/knowledge/settings")["enabled"] is True
+
+    for user, facts in (
+        ("bob", [{"text": "Works at Northwind.", "slot": "employer", "value": "Northwind"}]),
+        ("alice", [{"text": "Lives in Ghent.", "slot": "home", "value": "Ghent"}]),
+        ("bob", [{"text": "Works at Contoso.", "slot": "employer", "value": "Contoso"}]),
+        ("carol-ghent", [{"text": "Likes tea."}]),
+    ):
+        api(client, tenant, "POST", f"/v1/users/{user}/facts", json={"facts": facts})
+
+    go(page, "Knowledge")
+    expect(page.locator("main")).not_to_contain_text("null")  # no empty banner written out
+    listed = page.get_by_role("region", name="All facts")
+    texts = listed.locator("span.fact-text")
+    expect(texts).to_have_text(
+        ["Likes tea.", "Works at Contoso.", "Lives in Ghent.", "Works at Northwind."]
+    )
+    expect(listed.locator("a.fact-user")).to_have_text(["carol-ghent", "bob", "alice", "bob"])
+    # Promote waits for a collection to promote to.
+    expect(listed.get_by_role("button", name="Promote")).to_have_count(4)
+    for button in listed.get_by_role("button", name="Promote").all():
+        expect(button).to_be_disabled()
+    expect(listed).to_contain_text("Promote is off until there is a collection")
+
+    # By end-user or by text, in one box.
+    listed.get_by_label("End-user or text").fill("ghent")
+    listed.get_by_role("button", name="Apply").click()
+    expect(texts).to_have_text(["Likes tea.", "Lives in Ghent."])
+    listed.get_by_label("End-user or text").fill("")
+    listed.get_by_label("Order").select_option("user")
+    expect(texts).to_have_text(
+        ["Lives in Ghent.", "Works at Contoso.", "Works at Northwind.", "Likes tea."]
+    )
+    listed.get_by_label("Show").select_option("retired")
+    expect(texts).to_have_text(["Works at Northwind."])
+    shot(page, "15-all-facts")
+    listed.get_by_label("Show").select_option("all")
+    expect(texts).to_have_count(4)
+
+    # The end-user's id opens their page.
+    listed.get_by_role("link", name="alice").click()
+    expect(page.get_by_role("heading", name="alice", level=1)).to_be_visible()
+
+    # With a collection, Promote works from the list of everyone's facts.
+    api(client, tenant, "POST", "/v1/collections", json={"name": "Handbook"})
+    go(page, "Knowledge")
+    listed = page.get_by_role("region", name="All facts")
+    expect(listed).not_to_contain_text("Promote is off")
+    row = listed.locator("tr", has=page.get_by_text("Likes tea."))
+    row.get_by_role("button", name="Promote").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("carol-ghent's personal memory")
+    dialog.get_by_label("Handbook").check()
+    dialog.get_by_role("button", name="Promote").click()
+    expect(page.locator("#notice")).to_contain_text("Promoted to handbook")
+    expect(listed.locator("span.fact-text")).to_have_count(3)
+
+    # Off from the top right: with data stored, it asks to keep or delete first.
+    switch.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Keep or delete")
+    dialog.get_by_role("button", name="Keep and turn off").click()
+    expect(switch).to_have_attribute("aria-checked", "false")
+    expect(page.locator(".warning")).to_contain_text("Knowledge is off")
+    assert api(client, tenant, "GET", "/v1/knowledge/settings")["enabled"] is False
+    assert len(api(client, tenant, "GET", "/v1/facts")["data"]) == 3
+
+
+def test_renaming_collections_and_documents(page, client, tenant, worker: Services):
+    api(client, tenant, "PUT", "/v1/knowledge/settings", json={"enabled": True})
+    api(client, tenant, "POST", "/v1/collections", json={"name": "Support docs"})
+    api(client, tenant, "POST", "/v1/collections", json={"name": "FAQ"})
+    doc = api(
+        client,
+        tenant,
+        "POST",
+        "/v1/collections/faq/documents",
+        json={"title": "Refunds", "text": "Refunds are paid within five days."},
+    )
+    sign_in(page, tenant)
+    go(page, "Documents")
+    page.get_by_role("button", name="Rename collection FAQ").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("The slug faq stays")
+    dialog.get_by_label("New name").fill("Questions")
+    dialog.get_by_label("New name").press("Enter")
+    expect(page.locator("#notice")).to_contain_text("Renamed to “Questions” (slug faq)")
+    row = page.locator("tr", has=page.get_by_role("link", name="Questions"))
+    expect(row.locator("code")).to_have_text("faq")
+
+    # Another collection's name is refused, with the API's reason.
+    page.get_by_role("button", name="Rename collection Questions").click()
+    page.get_by_role("dialog").get_by_label("New name").fill("support docs")
+    page.get_by_role("dialog").get_by_role("button", name="Rename").click()
+    expect(page.locator("#notice")).to_contain_text("another collection is already called")
+    expect(page.get_by_role("link", name="Questions")).to_be_visible()
+
+    page.get_by_role("link", name="Questions").click()
+    ready = page.locator("tr", has=page.get_by_text("Refunds", exact=True))
+    expect(ready.locator(".badge")).to_have_text("ready", timeout=TIMEOUT_MS)
+    ready.get_by_role("button", name="Rename").click()
+    page.get_by_role("dialog").get_by_label("New title").fill("Refund policy")
+    page.get_by_role("dialog").get_by_role("button", name="Rename").click()
+    expect(page.locator("#notice")).to_contain_text("Renamed to “Refund policy”")
+    expect(page.locator("tbody strong")).to_have_text(["Refund policy"])
+    held = api(client, tenant, "GET", f"/v1/collections/faq/documents/{doc['id']}")
+    assert held["title"] == "Refund policy"
+    # Cancelling changes nothing.
+    page.get_by_role("button", name="Rename document Refund policy").click()
+    page.get_by_role("dialog").get_by_label("New title").fill("Not this")
+    page.get_by_role("dialog").get_by_role("button", name="Cancel").click()
+    expect(page.locator("tbody strong")).to_have_text(["Refund policy"])
+
+    page.get_by_role("button", name="Rename collection").click()
+    page.get_by_role("dialog").get_by_label("New name").fill("Help centre")
+    page.get_by_role("dialog").get_by_role("button", name="Rename").click()
+    expect(page.get_by_role("heading", name="Help centre", level=1)).to_be_visible()
+    shot(page, "16-renamed")
+    names = [c["name"] for c in api(client, tenant, "GET", "/v1/collections")["data"]]
+    assert names == ["Support docs", "Help centre"]
+
+
+def test_conversations_by_thread_show_ids_and_counts_only(page, client, tenant):
+    api(client, tenant, "PUT", "/v1/knowledge/settings", json={"enabled": True})
+    said = "My locker code is 4471."
+    for thread, user in (("t-17", "u1"), ("t-9", None), ("t-17", None)):
+        body: dict[str, Any] = {
+            "model": "any",
+            "messages": [{"role": "user", "content": said}],
+            "thread": thread,
+        }
+        if user:
+            body["user"] = user
+        api(client, tenant, "POST", "/v1/chat/completions", json=body)
+
+    sign_in(page, tenant)
+    go(page, "Activity")
+    page.get_by_role("link", name="Conversations").click()
+    threads = page.get_by_role("region", name="Conversations")
+    expect(threads.locator("tbody tr")).to_have_count(2)
+    row = threads.locator("tr", has=page.get_by_role("link", name="t-17"))
+    expect(row.locator("td").nth(1)).to_have_text("2")
+    expect(row).to_contain_text("knowledge.retrieval 1")
+    expect(row).to_contain_text("chat.completions 1")
+    shot(page, "17-conversations")
+
+    row.get_by_role("link", name="t-17").click()
+    expect(page.locator("#thread-summary")).to_contain_text("2 calls")
+    calls = page.get_by_role("region", name="Thread t-17")
+    expect(calls.locator("tbody tr")).to_have_count(2)
+    expect(calls.locator("tbody code")).to_contain_text(["chat.completions", "knowledge.retrieval"])
+
+    page.get_by_label("Thread", exact=True).fill("t-9")
+    page.get_by_role("button", name="Show", exact=True).click()
+    expect(page.locator("#thread-summary")).to_contain_text("1 call")
+    expect(page.get_by_role("region", name="Thread t-9").locator("tbody tr")).to_have_count(1)
+    page.get_by_label("Thread", exact=True).fill("t-404")
+    page.get_by_role("button", name="Show", exact=True).click()
+    expect(page.get_by_text("No call was sent under the thread “t-404”.")).to_be_visible()
+    # Ids and counts: what was said is on no page of it.
+    for hash_ in ("#activity/threads", "#activity/threads/t-17"):
+        page.evaluate("hash => { location.hash = hash; }", hash_)
+        expect(page.get_by_role("heading", name="Activity", level=1)).to_be_visible()
+        expect(page.locator("main")).not_to_contain_text("locker")
+
+    # The ledger links a line to its conversation.
+    go(page, "Settings")
+    page.get_by_role("region", name="Ledger").get_by_role("link", name="t-9").click()
+    expect(page.get_by_role("region", name="Thread t-9")).to_be_visible()

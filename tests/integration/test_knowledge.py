@@ -49,7 +49,10 @@ def add_facts(client: TestClient, tenant: Tenant, user: str, *items: dict[str, A
 def test_knowledge_is_off_until_switched_on_and_then_stores_nothing(
     client: TestClient, tenant: Tenant
 ) -> None:
-    assert client.get("/v1/knowledge/settings", headers=tenant.headers).json() == {"enabled": False}
+    assert client.get("/v1/knowledge/settings", headers=tenant.headers).json() == {
+        "enabled": False,
+        "retrieval": {"top_k": 8, "embeddings": "static"},
+    }
     answer = chat(client, tenant, "I live in Rotterdam.", user="u1", thread="t1")
     assert answer["sources"] == [] and answer["knowledge"]["enabled"] is False
     refused = client.post(

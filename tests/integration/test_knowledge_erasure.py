@@ -8,37 +8,12 @@ import secrets
 import time
 import zlib
 
-import psycopg
 import redis
 from fastapi.testclient import TestClient
 
 from app.cache import redis_client_url
-from tests.knowledge_support import chat, document_ready, enable, facts, wait_for
+from tests.knowledge_support import chat, document_ready, enable, facts, rows_holding, wait_for
 from tests.support import Services, Tenant
-
-
-def _rows_holding(database_url: str, needle: str) -> dict[str, int]:
-    """Every table of the database whose rows, read as text, hold `needle` (any case)."""
-    dsn = database_url.replace("postgresql+psycopg://", "postgresql://")
-    found: dict[str, int] = {}
-    with psycopg.connect(dsn) as conn:
-        tables = [
-            row[0]
-            for row in conn.execute(
-                "SELECT table_name FROM information_schema.tables "
-                "WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"
-            )
-        ]
-        for table in tables:
-            count = conn.execute(
-                f'SELECT count(*) FROM "{table}" AS t '  # noqa: S608 - names from the catalog
-                f"WHERE t::text ILIKE %s OR convert_from(convert_to(t::text, 'UTF8'), 'UTF8') "
-                f"ILIKE %s",
-                (f"%{needle}%", f"%{needle}%"),
-            ).fetchone()
-            if count and count[0]:
-                found[table] = int(count[0])
-    return found
 
 
 def _redis_holding(redis_url: str, needles: list[str], prefix: str) -> list[str]:
@@ -103,7 +78,7 @@ def test_erasing_an_end_user_leaves_nothing_to_find(
     document_ready(client, tenant, "docs", doc["id"])
     # A turn still waiting for extraction when the erasure comes.
     chat(client, tenant, f"My email is {token}@example.com.", user=user, thread="two")
-    assert _rows_holding(worker.database_url, token)  # the checks below can see it
+    assert rows_holding(worker.database_url, token)  # the checks below can see it
     assert _redis_holding(worker.redis_url, [token], f"dossier:kfacts:{tenant.tenant_id}:")
 
     erased = client.delete(f"/v1/users/{user}", headers=tenant.headers)
@@ -113,8 +88,8 @@ def test_erasing_an_end_user_leaves_nothing_to_find(
     def nothing_left() -> bool:
         # The tenant has no other end-user: no cached index of any user of it may remain.
         return not (
-            _rows_holding(worker.database_url, token)
-            or _rows_holding(worker.database_url, user)
+            rows_holding(worker.database_url, token)
+            or rows_holding(worker.database_url, user)
             or _redis_holding(
                 worker.redis_url, [token, user], f"dossier:kfacts:{tenant.tenant_id}:"
             )
@@ -123,7 +98,7 @@ def test_erasing_an_end_user_leaves_nothing_to_find(
     assert nothing_left()
     time.sleep(2.5)  # the pending batch's delay passes: its task finds nothing to extract
     assert nothing_left()
-    assert _rows_holding(worker.database_url, "Boats need a licence")  # documents stay
+    assert rows_holding(worker.database_url, "Boats need a licence")  # documents stay
 
     export = client.get(f"/v1/users/{user}/export", headers=tenant.headers).json()
     assert export == {"user": user, "data": [], "next_cursor": None}

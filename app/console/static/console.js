@@ -16,6 +16,8 @@ import {
   messageOf,
   money,
   notify,
+  notifyError,
+  plural,
   put,
   section,
   setKey,
@@ -109,6 +111,94 @@ async function refreshAccount() {
   }
 }
 
+// The knowledge switch, top right, with how retrieval runs beside it. Flipping it takes effect
+// at once: there is no save step.
+
+let knowledgeOn = false;
+
+function retrievalText(retrieval) {
+  if (!retrieval) return "";
+  const reads = retrieval.embeddings === "off" ? "words only" : "words and meaning";
+  return `Retrieval: top ${retrieval.top_k}, ${reads}`;
+}
+
+function showKnowledge(settings) {
+  knowledgeOn = settings.enabled;
+  const button = document.getElementById("knowledge-switch");
+  button.setAttribute("aria-checked", String(knowledgeOn));
+  document.getElementById("knowledge-state").textContent = knowledgeOn ? "on" : "off";
+  // PUT's answer has no `retrieval`: the text stays as the last GET gave it.
+  if (settings.retrieval) {
+    document.getElementById("knowledge-retrieval").textContent = retrievalText(settings.retrieval);
+  }
+}
+
+async function refreshKnowledge() {
+  try {
+    showKnowledge(await get("/v1/knowledge/settings"));
+  } catch {
+    // the switch keeps its last state; the view reports its own errors
+  }
+}
+
+// Turn knowledge on or off; turning it off while it holds data asks whether to keep or delete
+// it first. Resolves true when the switch moved.
+async function setKnowledge(on) {
+  if (on) {
+    showKnowledge(await put("/v1/knowledge/settings", { enabled: true }));
+    notify("Knowledge is on: facts are learned from chats and documents can be added.");
+    return true;
+  }
+  try {
+    showKnowledge(await put("/v1/knowledge/settings", { enabled: false }));
+  } catch (error) {
+    if (error.code !== "on_disable_required") throw error;
+    const answer = await choose({
+      title: "Keep or delete what knowledge holds?",
+      body: [
+        "Knowledge still holds end-users' facts or your documents. What should happen to them?",
+        h(
+          "ul",
+          {},
+          h("li", {}, h("strong", {}, "Keep: "), "they stay stored, unused, until knowledge is turned on again."),
+          h("li", {}, h("strong", {}, "Delete: "), "every fact of every end-user and every document goes, for good."),
+        ),
+        h("p", { class: "muted small" }, `The API said: ${error.message}`),
+      ],
+      choices: [
+        { value: "cancel", label: "Cancel" },
+        { value: "keep", label: "Keep and turn off", kind: "primary" },
+        { value: "delete", label: "Delete all and turn off", kind: "danger" },
+      ],
+    });
+    if (answer !== "keep" && answer !== "delete") return false;
+    const done = await put("/v1/knowledge/settings", { enabled: false, on_disable: answer });
+    showKnowledge(done);
+    const gone = done.deleted
+      ? ` Deleted ${Object.entries(done.deleted)
+          .map(([name, count]) => `${count} ${name}`)
+          .join(", ")}.`
+      : " Facts and documents are kept.";
+    notify(`Knowledge is off.${gone}`);
+    return true;
+  }
+  notify("Knowledge is off.");
+  return true;
+}
+
+async function flipKnowledge(event) {
+  const button = event.currentTarget;
+  button.disabled = true;
+  try {
+    if (await setKnowledge(!knowledgeOn)) await route(false); // banners and switches follow
+  } catch (error) {
+    notifyError(error);
+  } finally {
+    button.disabled = false;
+    await refreshKnowledge();
+  }
+}
+
 // Routing: #view/arg/arg, each part URI-encoded.
 
 async function route(focus = true) {
@@ -152,11 +242,152 @@ async function route(focus = true) {
   document.title = `${view[0].toUpperCase()}${view.slice(1)} · Dossier console`;
   if (focus) document.getElementById("main").focus({ preventScroll: true });
   refreshAccount(); // writes cost credit: keep the bar's figure current
+  refreshKnowledge();
 }
 
-// Activity: the audit log, filtered in the page.
+// Activity: the audit log, filtered in the page; and conversations, the calls sent under each
+// thread (ids, routes, times and counts: no message is kept).
 
-async function activityView(root) {
+function activityTabs(current) {
+  return h(
+    "div",
+    { class: "tabs", role: "navigation", "aria-label": "Activity views" },
+    h("a", { href: "#activity", "aria-current": current === "audit" ? "page" : null }, "Audit log"),
+    h("a", { href: "#activity/threads", "aria-current": current === "threads" ? "page" : null }, "Conversations"),
+  );
+}
+
+async function activityView(root, ctx) {
+  if (ctx.args[0] === "threads") return conversationsView(root, ctx, ctx.args[1]);
+  return auditView(root);
+}
+
+function routesOf(routes) {
+  return Object.entries(routes)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(" · ");
+}
+
+async function conversationsView(root, ctx, thread) {
+  const input = h("input", {
+    type: "search",
+    name: "thread",
+    placeholder: "t-17",
+    autocomplete: "off",
+    spellcheck: "false",
+    maxlength: "200",
+    value: thread || "",
+  });
+  const filter = h(
+    "form",
+    {
+      class: "filters",
+      role: "search",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const id = input.value.trim();
+        ctx.go(id ? `#activity/threads/${encodeURIComponent(id)}` : "#activity/threads");
+      },
+    },
+    field("Thread", input),
+    h("button", { type: "submit" }, "Show"),
+    thread ? h("a", { href: "#activity/threads" }, "All conversations") : null,
+  );
+  root.append(
+    h("h1", {}, "Activity"),
+    activityTabs("threads"),
+    h(
+      "p",
+      { class: "lead" },
+      "Chat calls sent with a thread, one conversation at a time: when, which route, what it cost. " +
+        "A thread stores no message: only its id is kept, on each call's ledger line.",
+    ),
+    filter,
+  );
+  root.append(thread ? await threadCalls(thread) : await threadList());
+}
+
+async function threadList() {
+  const threads = [];
+  let cursor = null;
+  const body = h("div", { "aria-live": "polite" });
+  const older = action("Show more conversations", async () => {
+    await load();
+  });
+  async function load() {
+    const page = await get("/v1/ledger/threads", { cursor, limit: 100 });
+    threads.push(...page.data);
+    cursor = page.next_cursor;
+    older.hidden = !cursor;
+    fill(
+      body,
+      threads.length
+        ? table(
+            [
+              ["Thread", (t) => h("a", { href: `#activity/threads/${encodeURIComponent(t.thread)}` }, t.thread)],
+              ["Calls", (t) => t.calls, "num"],
+              ["Routes", (t) => routesOf(t.routes)],
+              ["Cost", (t) => money(t.cost), "num"],
+              ["First call", (t) => when(t.first_at), "nowrap"],
+              ["Last call", (t) => when(t.last_at), "nowrap"],
+            ],
+            threads,
+            `${plural(threads.length, "conversation")}${cursor ? " so far" : ""}, most recent first`,
+          )
+        : empty('No conversation yet: send chat completions with a "thread" and they are grouped here.'),
+    );
+  }
+  await load();
+  return section("Conversations", body, older);
+}
+
+async function threadCalls(thread) {
+  const calls = [];
+  let cursor = null;
+  const body = h("div", { "aria-live": "polite" });
+  const older = action("Show older calls", async () => {
+    await load();
+  });
+  async function load() {
+    const page = await get("/v1/ledger", { thread, cursor, limit: 200 });
+    calls.push(...page.data);
+    cursor = page.next_cursor;
+    older.hidden = !cursor;
+    if (!calls.length) {
+      fill(body, empty(`No call was sent under the thread “${thread}”.`));
+      return;
+    }
+    const routes = {};
+    for (const call of calls) routes[call.route] = (routes[call.route] || 0) + 1;
+    const cost = calls.reduce((sum, call) => sum + call.cost, 0);
+    fill(
+      body,
+      h(
+        "p",
+        { class: "summary", id: "thread-summary" },
+        badge(`${plural(calls.length, "call")}${cursor ? " so far" : ""}`, "info"),
+        badge(routesOf(routes), "muted"),
+        ` cost ${money(cost)}, from ${when(calls[calls.length - 1].created_at)} to ${when(calls[0].created_at)}`,
+      ),
+      table(
+        [
+          ["When", (c) => when(c.created_at), "nowrap"],
+          ["Route", (c) => h("code", {}, c.route)],
+          ["Line", (c) => h("code", {}, String(c.id)), "num"],
+          ["Units", (c) => c.units, "num"],
+          ["Cost", (c) => money(c.cost), "num"],
+          ["Billed", (c) => (c.billed ? "yes" : badge("free", "muted"))],
+        ],
+        calls,
+        "Calls of this conversation, newest first",
+      ),
+    );
+  }
+  await load();
+  return section(`Thread ${thread}`, body, older);
+}
+
+async function auditView(root) {
   const events = [];
   let cursor = null;
   let more = true;
@@ -235,6 +466,7 @@ async function activityView(root) {
   await loadPage();
   root.append(
     h("h1", {}, "Activity"),
+    activityTabs("audit"),
     h(
       "p",
       { class: "lead" },
@@ -296,47 +528,14 @@ function accountPanel(account) {
 
 function knowledgePanel(settings, ctx) {
   const on = settings.enabled;
-  const toggle = action(on ? "Turn knowledge off" : "Turn knowledge on", async () => {
-    if (!on) {
-      await put("/v1/knowledge/settings", { enabled: true });
-      notify("Knowledge is on: facts are learned from chats and documents can be added.");
-      return ctx.reload();
-    }
-    try {
-      await put("/v1/knowledge/settings", { enabled: false });
-    } catch (error) {
-      if (error.code !== "on_disable_required") throw error;
-      const answer = await choose({
-        title: "Keep or delete what knowledge holds?",
-        body: [
-          "Knowledge still holds end-users' facts or your documents. What should happen to them?",
-          h(
-            "ul",
-            {},
-            h("li", {}, h("strong", {}, "Keep: "), "they stay stored, unused, until knowledge is turned on again."),
-            h("li", {}, h("strong", {}, "Delete: "), "every fact of every end-user and every document goes, for good."),
-          ),
-          h("p", { class: "muted small" }, `The API said: ${error.message}`),
-        ],
-        choices: [
-          { value: "cancel", label: "Cancel" },
-          { value: "keep", label: "Keep and turn off", kind: "primary" },
-          { value: "delete", label: "Delete all and turn off", kind: "danger" },
-        ],
-      });
-      if (answer !== "keep" && answer !== "delete") return;
-      const done = await put("/v1/knowledge/settings", { enabled: false, on_disable: answer });
-      const gone = done.deleted
-        ? ` Deleted ${Object.entries(done.deleted)
-            .map(([name, count]) => `${count} ${name}`)
-            .join(", ")}.`
-        : " Facts and documents are kept.";
-      notify(`Knowledge is off.${gone}`);
-      return ctx.reload();
-    }
-    notify("Knowledge is off.");
-    return ctx.reload();
-  }, { class: on ? "" : "primary", id: "knowledge-toggle" });
+  const toggle = action(
+    on ? "Turn knowledge off" : "Turn knowledge on",
+    async () => {
+      if (await setKnowledge(!on)) return ctx.reload();
+    },
+    { class: on ? "" : "primary", id: "knowledge-toggle" },
+  );
+  const retrieval = settings.retrieval;
   return section(
     "Knowledge",
     h(
@@ -349,6 +548,24 @@ function knowledgePanel(settings, ctx) {
         : ": nothing is learned or recalled about end-users, and documents are not searched.",
     ),
     toggle,
+    retrieval
+      ? h(
+          "div",
+          { id: "retrieval-settings" },
+          h("h3", {}, "Retrieval"),
+          h(
+            "dl",
+            { class: "facts" },
+            h("dt", {}, "Searched"),
+            h("dd", {}, "The end-user's facts and every collection, in one pass (a request can name collections)"),
+            h("dt", {}, "Per chat"),
+            h("dd", {}, `the ${retrieval.top_k} most relevant facts and passages`),
+            h("dt", {}, "Reads"),
+            h("dd", {}, retrieval.embeddings === "off" ? "words only" : `words and meaning (${retrieval.embeddings} embeddings)`),
+          ),
+          h("p", { class: "muted small" }, "Set by your Dossier operator for every tenant."),
+        )
+      : null,
   );
 }
 
@@ -422,6 +639,10 @@ async function ledgerPanel() {
               ["When", (l) => when(l.created_at), "nowrap"],
               ["Route", (l) => h("code", {}, l.route)],
               ["Subject", (l) => l.subject || "—"],
+              [
+                "Thread",
+                (l) => (l.thread ? h("a", { href: `#activity/threads/${encodeURIComponent(l.thread)}` }, l.thread) : "—"),
+              ],
               ["Units", (l) => l.units, "num"],
               ["Cost", (l) => money(l.cost), "num"],
               ["Billed", (l) => (l.billed ? "yes" : badge("unbilled", "muted"))],
@@ -433,7 +654,12 @@ async function ledgerPanel() {
     );
   }
   await load();
-  return section("Ledger", h("p", { class: "muted" }, "One line per priced request."), body, older);
+  return section(
+    "Ledger",
+    h("p", { class: "muted" }, "One line per priced request, and one per free chat call sent with a thread."),
+    body,
+    older,
+  );
 }
 
 // Start
@@ -441,6 +667,7 @@ async function ledgerPanel() {
 whenUnauthorized((message) => signOut(`Signed out: ${message}`));
 document.getElementById("signin-form").addEventListener("submit", signIn);
 document.getElementById("signout").addEventListener("click", () => signOut());
+document.getElementById("knowledge-switch").addEventListener("click", flipKnowledge);
 window.addEventListener("hashchange", () => route(true));
 if (getKey()) {
   refreshAccount();

@@ -15,8 +15,10 @@ import {
   h,
   messageOf,
   notify,
+  patch,
   plural,
   post,
+  promptDialog,
   section,
   table,
   uid,
@@ -31,9 +33,11 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+// A warning while knowledge is off; an empty text node while it is on (root.append() would
+// write a null out as the word "null").
 async function knowledgeBanner() {
   const settings = await get("/v1/knowledge/settings");
-  if (settings.enabled) return null;
+  if (settings.enabled) return document.createTextNode("");
   return h(
     "div",
     { class: "warning", role: "status" },
@@ -74,11 +78,12 @@ export async function knowledgeView(root, ctx) {
         : empty("No end-user yet. Facts are learned from chat turns sent with a user, or added with POST /v1/users/{user}/facts."),
     );
   }
-  const [banner] = await Promise.all([knowledgeBanner(), load()]);
+  const [banner, allFacts] = await Promise.all([knowledgeBanner(), factList(), load()]);
   root.append(
     h("h1", {}, "Knowledge"),
     h("p", { class: "lead" }, "What Dossier learned about each of your end-users from their chats: facts with their dates, and the graph they form."),
     banner,
+    allFacts,
     section(
       "Open an end-user",
       openByIdForm({
@@ -192,8 +197,20 @@ function statusBadge(status) {
 }
 
 async function factsPanel(root, user) {
-  const path = `/v1/users/${encodeURIComponent(user)}/facts`;
-  const q = h("input", { type: "search", name: "q", placeholder: "Ghent", autocomplete: "off" });
+  root.append(await factList({ user }));
+}
+
+// A list of facts: one end-user's (`user`), or every end-user's in the tenant (no `user`):
+// search, filter, sort, page on; delete a fact, or promote it once a collection exists.
+async function factList({ user = null } = {}) {
+  const everyone = user === null;
+  const path = everyone ? "/v1/facts" : `/v1/users/${encodeURIComponent(user)}/facts`;
+  const q = h("input", {
+    type: "search",
+    name: "q",
+    placeholder: everyone ? "user-4821, Ghent…" : "Ghent",
+    autocomplete: "off",
+  });
   const status = h(
     "select",
     { name: "status" },
@@ -208,6 +225,7 @@ async function factsPanel(root, user) {
     { name: "sort" },
     h("option", { value: "newest" }, "Newest first"),
     h("option", { value: "oldest" }, "Oldest first"),
+    everyone ? h("option", { value: "user" }, "By end-user") : null,
   );
   const list = h("div", { "aria-live": "polite" });
   let facts = [];
@@ -215,6 +233,9 @@ async function factsPanel(root, user) {
   const more = action("Show more facts", async () => {
     await load(false);
   });
+  // Promoting needs somewhere to promote to: the action stays off until a collection exists.
+  const { data: collections } = await get("/v1/collections");
+  const promoteHint = uid("promote-hint");
 
   async function load(fresh) {
     if (fresh) {
@@ -226,30 +247,46 @@ async function factsPanel(root, user) {
     cursor = page.next_cursor;
     more.hidden = !cursor;
     const filtered = q.value.trim() || status.value !== "all";
+    const columns = [
+      ["Fact", (f) => h("span", { class: "fact-text" }, f.text)],
+      everyone
+        ? ["End-user", (f) => h("a", { href: `#knowledge/${encodeURIComponent(f.user)}`, class: "fact-user" }, f.user)]
+        : null,
+      ["Slot", (f) => (f.slot ? h("span", {}, h("code", {}, f.slot), f.value ? ` → ${f.value}` : "") : f.kind)],
+      ["Status", (f) => statusBadge(f.status)],
+      ["Holds", (f) => spanOf(f), "nowrap"],
+      ["Added", (f) => h("span", {}, when(f.created_at), h("br"), h("small", { class: "muted" }, f.source))],
+      ["", (f) => factActions(f), "actions"],
+    ].filter(Boolean);
     fill(
       list,
+      collections.length
+        ? null
+        : h("p", { class: "hint", id: promoteHint }, "Promote is off until there is a collection to promote to: create one in ", h("a", { href: "#documents" }, "Documents"), "."),
       facts.length
-        ? table(
-            [
-              ["Fact", (f) => h("span", { class: "fact-text" }, f.text)],
-              ["Slot", (f) => (f.slot ? h("span", {}, h("code", {}, f.slot), f.value ? ` → ${f.value}` : "") : f.kind)],
-              ["Status", (f) => statusBadge(f.status)],
-              ["Holds", (f) => spanOf(f), "nowrap"],
-              ["Learned", (f) => h("span", {}, when(f.created_at), h("br"), h("small", { class: "muted" }, f.source))],
-              ["", (f) => factActions(f), "actions"],
-            ],
-            facts,
-            `${plural(facts.length, "fact")}${cursor ? " so far" : ""}`,
-          )
-        : empty(filtered ? "No fact matches these filters." : `No fact about ${user} yet.`),
+        ? table(columns, facts, `${plural(facts.length, "fact")}${cursor ? " so far" : ""}`)
+        : empty(
+            filtered
+              ? "No fact matches these filters."
+              : everyone
+                ? "No fact about any end-user yet."
+                : `No fact about ${user} yet.`,
+          ),
     );
   }
 
   function factActions(fact) {
+    const factPath = `/v1/users/${encodeURIComponent(fact.user)}/facts/${fact.id}`;
     return h(
       "div",
       { class: "row-actions" },
-      action("Promote", () => promote(fact), { class: "small", "aria-label": `Promote fact ${fact.id}` }),
+      action("Promote", () => promote(fact, factPath), {
+        class: "small",
+        "aria-label": `Promote fact ${fact.id}`,
+        disabled: !collections.length,
+        "aria-describedby": collections.length ? null : promoteHint,
+        title: collections.length ? null : "Create a collection in Documents first",
+      }),
       action(
         "Delete",
         async () => {
@@ -259,7 +296,7 @@ async function factsPanel(root, user) {
             confirm: "Delete fact",
           });
           if (!sure) return;
-          await del(`${path}/${fact.id}`);
+          await del(factPath);
           notify("Fact deleted.");
           await load(true);
         },
@@ -268,12 +305,7 @@ async function factsPanel(root, user) {
     );
   }
 
-  async function promote(fact) {
-    const { data: collections } = await get("/v1/collections");
-    if (!collections.length) {
-      notify("Promoting moves a fact into a collection: create one in Documents first.", "error");
-      return;
-    }
+  async function promote(fact, factPath) {
     const boxes = collections.map((collection) => {
       const id = uid("c");
       return h(
@@ -287,7 +319,7 @@ async function factsPanel(root, user) {
       title: "Promote this fact to documents?",
       body: [
         h("q", {}, fact.text),
-        "It becomes a document in each collection you tick, and leaves this end-user's personal memory.",
+        `It becomes a document in each collection you tick, and leaves ${fact.user}'s personal memory.`,
         h("fieldset", {}, h("legend", {}, "Collections"), boxes),
       ],
       confirm: "Promote",
@@ -299,7 +331,7 @@ async function factsPanel(root, user) {
       notify("Nothing promoted: no collection was ticked.", "error");
       return;
     }
-    const done = await post(`${path}/${fact.id}/promote`, { collections: chosen });
+    const done = await post(`${factPath}/promote`, { collections: chosen });
     notify(`Promoted to ${done.documents.map((doc) => doc.collection).join(", ")}.`);
     await load(true);
   }
@@ -309,6 +341,7 @@ async function factsPanel(root, user) {
     {
       class: "filters",
       role: "search",
+      "aria-label": everyone ? "Search every end-user's facts" : `Search ${user}'s facts`,
       onsubmit: async (event) => {
         event.preventDefault();
         try {
@@ -318,7 +351,7 @@ async function factsPanel(root, user) {
         }
       },
     },
-    field("Search facts", q),
+    field(everyone ? "End-user or text" : "Search facts", q),
     field("Show", status),
     field("Order", sort),
     h("button", { type: "submit" }, "Apply"),
@@ -326,7 +359,7 @@ async function factsPanel(root, user) {
   status.addEventListener("change", () => form.requestSubmit());
   sort.addEventListener("change", () => form.requestSubmit());
   await load(true);
-  root.append(section("Facts", form, list, more));
+  return section(everyone ? "All facts" : "Facts", form, list, more);
 }
 
 function spanOf(fact) {
@@ -383,12 +416,36 @@ export async function documentsView(root, ctx) {
               ["Slug", (c) => h("code", {}, c.slug)],
               ["Documents", (c) => c.documents, "num"],
               ["Created", (c) => when(c.created_at), "nowrap"],
+              [
+                "",
+                (c) =>
+                  action("Rename", () => renameCollection(c, ctx), {
+                    class: "small",
+                    "aria-label": `Rename collection ${c.name}`,
+                  }),
+                "actions",
+              ],
             ],
             collections,
           )
         : empty("No collection yet. Create one above, then upload documents into it."),
     ),
   );
+}
+
+// Only the display name changes: the slug is what requests send, so it stays.
+async function renameCollection(collection, ctx) {
+  const name = await promptDialog({
+    title: `Rename “${collection.name}”`,
+    label: "New name",
+    value: collection.name,
+    confirm: "Rename",
+    hint: `The slug ${collection.slug} stays: requests that name it keep working.`,
+  });
+  if (name === null) return;
+  const done = await patch(`/v1/collections/${encodeURIComponent(collection.slug)}`, { name });
+  notify(`Renamed to “${done.name}” (slug ${done.slug}).`);
+  ctx.reload();
 }
 
 function sizeOf(bytes) {
@@ -451,20 +508,40 @@ async function collectionView(root, ctx, slug) {
               [
                 "",
                 (d) =>
-                  action(
-                    "Delete",
-                    async () => {
-                      const sure = await confirmDialog({
-                        title: `Delete “${d.title}”?`,
-                        body: "The document and its indexed passages go for good.",
-                        confirm: "Delete document",
-                      });
-                      if (!sure) return;
-                      await del(`${base}/documents/${d.id}`);
-                      notify(`Deleted “${d.title}”.`);
-                      await load();
-                    },
-                    { class: "small danger-text", "aria-label": `Delete document ${d.title}` },
+                  h(
+                    "div",
+                    { class: "row-actions" },
+                    action(
+                      "Rename",
+                      async () => {
+                        const title = await promptDialog({
+                          title: `Rename “${d.title}”`,
+                          label: "New title",
+                          value: d.title,
+                          confirm: "Rename",
+                        });
+                        if (title === null) return;
+                        const done = await patch(`${base}/documents/${d.id}`, { title });
+                        notify(`Renamed to “${done.title}”.`);
+                        await load();
+                      },
+                      { class: "small", "aria-label": `Rename document ${d.title}` },
+                    ),
+                    action(
+                      "Delete",
+                      async () => {
+                        const sure = await confirmDialog({
+                          title: `Delete “${d.title}”?`,
+                          body: "The document and its indexed passages go for good.",
+                          confirm: "Delete document",
+                        });
+                        if (!sure) return;
+                        await del(`${base}/documents/${d.id}`);
+                        notify(`Deleted “${d.title}”.`);
+                        await load();
+                      },
+                      { class: "small danger-text", "aria-label": `Delete document ${d.title}` },
+                    ),
                   ),
                 "actions",
               ],
@@ -546,20 +623,25 @@ async function collectionView(root, ctx, slug) {
       "div",
       { class: "title-row" },
       h("h1", {}, collection.name),
-      action(
-        "Delete collection",
-        async () => {
-          const sure = await confirmDialog({
-            title: `Delete “${collection.name}”?`,
-            body: `Its ${plural(collection.documents, "document")} and their passages go for good.`,
-            confirm: "Delete collection",
-          });
-          if (!sure) return;
-          await del(base);
-          notify(`Deleted “${collection.name}”.`);
-          ctx.go("#documents");
-        },
-        { class: "danger" },
+      h(
+        "div",
+        { class: "buttons" },
+        action("Rename collection", () => renameCollection(collection, ctx)),
+        action(
+          "Delete collection",
+          async () => {
+            const sure = await confirmDialog({
+              title: `Delete “${collection.name}”?`,
+              body: `Its ${plural(collection.documents, "document")} and their passages go for good.`,
+              confirm: "Delete collection",
+            });
+            if (!sure) return;
+            await del(base);
+            notify(`Deleted “${collection.name}”.`);
+            ctx.go("#documents");
+          },
+          { class: "danger" },
+        ),
       ),
     ),
     h("p", { class: "muted" }, "Slug ", h("code", {}, slug), ": name it in chat requests as ", h("code", {}, `"collection": "${slug}"`), "."),

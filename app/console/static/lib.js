@@ -85,6 +85,7 @@ export async function apiBlob(path, options) {
 export const get = (path, query, options) => api("GET", path, { ...options, query });
 export const post = (path, json) => api("POST", path, { json });
 export const put = (path, json) => api("PUT", path, { json });
+export const patch = (path, json) => api("PATCH", path, { json });
 export const del = (path) => api("DELETE", path);
 
 // DOM helpers. Text always goes in as text nodes, never as HTML: what the API returns (lines,
@@ -303,4 +304,26 @@ export function action(label, run, attrs = {}) {
     }
   });
   return button;
+}
+
+// Ask for one line of text (a new name) in the modal dialog. Resolves with what was typed, or
+// null when cancelled. Enter confirms, as in any one-field form.
+export async function promptDialog({ title, label, value = "", confirm, hint }) {
+  const input = h("input", { name: "value", value, autocomplete: "off", spellcheck: "false" });
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    document.getElementById("dialog").close("ok");
+  });
+  const asked = choose({
+    title,
+    body: [field(label, input, hint)],
+    choices: [
+      { value: "cancel", label: "Cancel" },
+      { value: "ok", label: confirm, kind: "primary" },
+    ],
+  });
+  input.focus();
+  input.select();
+  return (await asked) === "ok" ? input.value : null;
 }
