@@ -9,14 +9,17 @@ import inspect
 import json
 from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
+from datetime import timedelta
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
 
 from app.db import UnitOfWork
 from app.errors import Invalid, NotFound, Unauthorized
+from app.idempotency import service as idempotency
+from app.idempotency.claims import HEADER, Claim, checked_key, fingerprint, subject_of
 from app.lookonly import refuse_look_only_fields
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant, authenticate
@@ -48,9 +51,18 @@ UowDep = Annotated[UnitOfWork, Depends(_unit_of_work, scope="function")]
 
 
 def _finish(unit: UnitOfWork | None, work: Callable[[], T]) -> T:
-    """Run `work`, then commit the request's unit in the same thread (roll it back on error)."""
+    """Run `work`, then commit the request's unit in the same thread (roll it back on error).
+
+    A request that names an `Idempotency-Key` claims it in the unit before the work and stores
+    its answer in the unit after it, so both commit with the work or neither does."""
+    claim = _claim.get() if unit is not None else None
     try:
+        if claim is not None and unit is not None:
+            kept = timedelta(hours=get_settings().idempotency_hours)
+            idempotency.claim_or_replay(unit.session, claim, kept)
         result = work()
+        if claim is not None and unit is not None:
+            idempotency.record(unit.session, claim, result)
     except BaseException:
         if unit is not None:
             unit.abort()
@@ -102,6 +114,48 @@ def _current_tenant(request: Request) -> CurrentTenant:
 
 
 TenantDep = Annotated[CurrentTenant, Depends(_current_tenant)]
+
+_claim: ContextVar[Claim | None] = ContextVar("dossier_idempotency_claim", default=None)
+
+
+async def _idempotency_key(
+    request: Request,
+    tenant: TenantDep,
+    key: Annotated[
+        str | None,
+        Header(
+            alias=HEADER,
+            description="1-255 visible ASCII characters, new for each new request: a retry "
+            "with the same key within a day gets the first answer again (with "
+            "`Idempotent-Replayed: true`) and nothing is stored twice",
+            examples=["3f1c2a7e-5b9d-4e0f-8a6c-1d2e3f4a5b6c"],
+        ),
+    ] = None,
+) -> None:
+    """Read the request's `Idempotency-Key`, if it sent one, into the claim its unit of work
+    takes (`_finish`)."""
+    if key is None:
+        return
+    body = await request.body()
+    content_type = request.headers.get("content-type", "")
+    route = request.scope.get("route")
+    _claim.set(
+        Claim(
+            tenant_id=tenant.id,
+            key=checked_key(key),
+            fingerprint=fingerprint(
+                request.method, request.url.path, request.url.query, content_type, body
+            ),
+            route=getattr(route, "path", request.url.path),
+            status_code=getattr(route, "status_code", None) or 200,
+            subject=subject_of(body, content_type),
+            end_user=request.path_params.get("user"),
+        )
+    )
+
+
+Idempotent = Depends(_idempotency_key)
+"""For routes that write: honours an `Idempotency-Key` header."""
 
 
 def _admin(request: Request) -> None:

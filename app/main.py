@@ -26,6 +26,7 @@ from app.embeddings import current_embedder
 from app.erasure.routes import router as erasure_router
 from app.errors import DossierError
 from app.forget.routes import router as forget_router
+from app.idempotency.service import Replay
 from app.jobs.relay import RelayLoop
 from app.knowledge.routes import router as knowledge_router
 from app.learning.routes import router as learning_router
@@ -110,6 +111,12 @@ def create_app() -> FastAPI:
 
 
 def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(Replay)
+    async def replay(_: Request, exc: Replay) -> JSONResponse:
+        return JSONResponse(
+            exc.body, status_code=exc.status_code, headers={"Idempotent-Replayed": "true"}
+        )
+
     @app.exception_handler(DossierError)
     async def dossier_error(_: Request, exc: DossierError) -> JSONResponse:
         return JSONResponse(exc.to_dict(), status_code=exc.status_code)

@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     )
     export_chunk: int = Field(default=5_000, ge=1, description="rows an export writes per step")
     export_sweep_seconds: float = Field(default=3_600.0, gt=0)
+    idempotency_hours: float = Field(
+        default=24.0, gt=0, le=24 * 30, description="how long an Idempotency-Key's answer is kept"
+    )
+    idempotency_sweep_seconds: float = Field(default=3_600.0, gt=0)
 
     # Engines.
     engine: Literal["embedded", "systemone"] = Field(

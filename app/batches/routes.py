@@ -12,6 +12,7 @@ from fastapi.responses import StreamingResponse
 from app.batches.schemas import EXAMPLE, EXAMPLE_REQUESTS, BatchIdIn, BatchIn
 from app.batches.service import BatchService
 from app.deps import (
+    Idempotent,
     NoLookOnly,
     NoQueryString,
     TenantDep,
@@ -90,6 +91,7 @@ def _answer(example: Any, description: str = "Successful Response") -> dict[str,
 @router.post(
     "",
     status_code=201,
+    dependencies=[Idempotent],
     openapi_extra={"requestBody": CREATE_BODY},
     responses={201: _answer(CREATED_EXAMPLE)},
 )

@@ -52,6 +52,10 @@ class Targets:
         return [name for _, name in self.subjects]
 
     @property
+    def user_names(self) -> list[str]:
+        return [name for _, name in self.users]
+
+    @property
     def user_pks(self) -> list[int]:
         return [pk for pk, _ in self.users]
 
@@ -118,6 +122,9 @@ SUBJECT_STORES = {
     "postgres.batch_items": (
         "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant AND subject IN :names"
     ),
+    "postgres.idempotent_answers (stored answers about the subjects)": (
+        "SELECT count(*) FROM idempotent_answers WHERE tenant_id = :tenant AND subject IN :names"
+    ),
 }
 USER_STORES = {
     "postgres.end_users": "SELECT count(*) FROM end_users WHERE id IN :users",
@@ -134,12 +141,19 @@ USER_STORES = {
     "postgres.history_imports": (
         "SELECT count(*) FROM history_imports WHERE end_user_id IN :users"
     ),
+    "postgres.idempotent_answers (stored answers about the end-users)": (
+        "SELECT count(*) FROM idempotent_answers "
+        "WHERE tenant_id = :tenant AND end_user IN :user_names"
+    ),
 }
 TENANT_STORES = {
     "postgres.batches": "SELECT count(*) FROM batches WHERE tenant_id = :tenant",
     "postgres.batch_items (all)": "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant",
     "postgres.collections": "SELECT count(*) FROM collections WHERE tenant_id = :tenant",
     "postgres.exports": "SELECT count(*) FROM exports WHERE tenant_id = :tenant",
+    "postgres.idempotent_answers (all)": (
+        "SELECT count(*) FROM idempotent_answers WHERE tenant_id = :tenant"
+    ),
     "postgres.documents": "SELECT count(*) FROM documents WHERE tenant_id = :tenant",
     "postgres.document_chunks": (
         "SELECT count(*) FROM document_chunks c JOIN documents d ON d.id = c.document_id "
@@ -176,13 +190,14 @@ def _params(targets: Targets) -> dict[str, Any]:
         "subjects": targets.subject_pks or [-1],
         "names": targets.subject_names or [""],
         "users": targets.user_pks or [-1],
+        "user_names": targets.user_names or [""],
         "whole": targets.whole,
     }
 
 
 def _count(session: Session, sql: str, params: dict[str, Any]) -> int:
     statement = text(sql)
-    for name in ("subjects", "names", "users"):
+    for name in ("subjects", "names", "users", "user_names"):
         if f":{name}" in sql:
             statement = statement.bindparams(bindparam(name, expanding=True))
     return int(session.execute(statement, params).scalar() or 0)
@@ -264,12 +279,13 @@ def erase_chunk(session: Session, client: redis.Redis, targets: Targets, size: i
     ]
     names = [name for pk, name in targets.subjects if pk in set(subjects)]
     if subjects:
-        session.execute(
-            text(
-                "DELETE FROM batch_items WHERE tenant_id = :tenant AND subject IN :names"
-            ).bindparams(bindparam("names", expanding=True)),
-            {"tenant": targets.tenant_id, "names": names},
-        )
+        for table in ("batch_items", "idempotent_answers"):
+            session.execute(
+                text(
+                    f"DELETE FROM {table} WHERE tenant_id = :tenant AND subject IN :names"
+                ).bindparams(bindparam("names", expanding=True)),
+                {"tenant": targets.tenant_id, "names": names},
+            )
         session.execute(
             text("DELETE FROM subjects WHERE id IN :ids").bindparams(
                 bindparam("ids", expanding=True)
@@ -286,6 +302,12 @@ def erase_chunk(session: Session, client: redis.Redis, targets: Targets, size: i
         )
     ]
     if users:
+        session.execute(
+            text(
+                "DELETE FROM idempotent_answers WHERE tenant_id = :tenant AND end_user IN :names"
+            ).bindparams(bindparam("names", expanding=True)),
+            {"tenant": targets.tenant_id, "names": [n for pk, n in targets.users if pk in users]},
+        )
         session.execute(
             text("DELETE FROM end_users WHERE id IN :ids").bindparams(
                 bindparam("ids", expanding=True)
@@ -312,6 +334,7 @@ def erase_tenant_rest(session: Session, client: redis.Redis, tenant_id: uuid.UUI
         "DELETE FROM gate_settings WHERE tenant_id = :tenant",
         "DELETE FROM pass_jobs WHERE tenant_id = :tenant",
         "DELETE FROM learning_requests WHERE tenant_id = :tenant",
+        "DELETE FROM idempotent_answers WHERE tenant_id = :tenant",
     ):
         session.execute(text(sql), {"tenant": tenant_id})
     # Archives of organisation-wide exports hold everything above: their files and rows go too.

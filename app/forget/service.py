@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from app.forget.matcher import plan_forget
 from app.forget.schemas import ForgetIn, ForgetOut, LinesAndRules, RuleRef
 from app.forget.verify import verify_forgotten
+from app.idempotency import repository as idempotent_answers
 from app.ledger.service import charge
 from app.memory import repository as repo
 from app.memory.service import MemoryService, usage_of
@@ -47,6 +48,8 @@ class ForgetService:
         removed_rule_ids = [rules[i][0] for i in rule_plan.removed]
         if removed_rule_ids:
             repo.delete_rules(session, subject.id, removed_rule_ids)
+        # A stored answer to a retried remember may quote what just went.
+        idempotent_answers.forget_subjects(session, tenant.id, [subject.name])
         self.memory.written(
             tenant,
             subject,

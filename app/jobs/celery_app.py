@@ -152,6 +152,10 @@ def celery_config() -> dict[str, Any]:
                 "task": "dossier.scheduled.export_sweep",
                 "schedule": settings.export_sweep_seconds,
             },
+            "idempotency-sweep": {
+                "task": "dossier.scheduled.idempotency_sweep",
+                "schedule": settings.idempotency_sweep_seconds,
+            },
         },
     }
     if amqp:
@@ -172,6 +176,7 @@ def make_celery() -> Celery:
             "workers.learning",
             "workers.erasure",
             "workers.exports",
+            "workers.idempotency",
             "workers.embeddings",
         ],
     )

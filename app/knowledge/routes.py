@@ -11,6 +11,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
 from app.deps import (
+    Idempotent,
     NoLookOnly,
     NoQueryString,
     TenantDep,
@@ -219,7 +220,9 @@ def history_import(
     return service.history_import(tenant, user, import_id)
 
 
-@knowledge_router.post("/v1/users/{user}/facts", response_model=FactsAdded)
+@knowledge_router.post(
+    "/v1/users/{user}/facts", response_model=FactsAdded, dependencies=[Idempotent]
+)
 def add_facts(
     user: UserPath, body: FactsIn, tenant: TenantDep, service: KnowledgeDep
 ) -> FactsAdded:
@@ -304,7 +307,7 @@ def delete_collection(slug: SlugPath, tenant: TenantDep, service: CollectionsDep
     return service.delete(tenant, slug)
 
 
-@collections_router.post("/{slug}/documents", status_code=202)
+@collections_router.post("/{slug}/documents", status_code=202, dependencies=[Idempotent])
 async def add_documents(
     slug: SlugPath, request: Request, tenant: TenantDep, service: CollectionsDep
 ) -> dict[str, Any]:
@@ -314,22 +317,34 @@ async def add_documents(
     content_type = request.headers.get("content-type", "")
     if content_type.startswith("multipart/form-data"):
         pasted, files = await _read_form(request)
-        created = await run_and_commit(service.add, tenant, slug, pasted=pasted, files=files)
-    else:
-        created = await run_and_commit(_add_pasted, service, tenant, slug, await request.body())
+        return await run_and_commit(_add_uploaded, service, tenant, slug, pasted, files)
+    return await run_and_commit(_add_pasted, service, tenant, slug, await request.body())
+
+
+def _added(created: list[DocumentOut]) -> dict[str, Any]:
     if len(created) == 1:
         return created[0].model_dump(mode="json")
     return {"data": [doc.model_dump(mode="json") for doc in created]}
 
 
+def _add_uploaded(
+    service: CollectionService,
+    tenant: CurrentTenant,
+    slug: str,
+    pasted: DocumentTextIn | None,
+    files: list[Upload],
+) -> dict[str, Any]:
+    return _added(service.add(tenant, slug, pasted=pasted, files=files))
+
+
 def _add_pasted(
     service: CollectionService, tenant: CurrentTenant, slug: str, raw: bytes
-) -> list[DocumentOut]:
+) -> dict[str, Any]:
     try:
         body = parse_body(DocumentTextIn, json.loads(raw))
     except ValueError as exc:
         raise Invalid("the body is not valid JSON", code="invalid_json") from exc
-    return service.add(tenant, slug, pasted=body, files=[])
+    return _added(service.add(tenant, slug, pasted=body, files=[]))
 
 
 async def _read_form(request: Request) -> tuple[DocumentTextIn | None, list[Upload]]:

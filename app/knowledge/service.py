@@ -25,6 +25,7 @@ from app.audit.service import record
 from app.embeddings import current_embedder
 from app.embeddings.storage import vectors_for_write
 from app.errors import Conflict, DossierError, Invalid, NotFound, ServiceUnavailable
+from app.idempotency import repository as idempotent_answers
 from app.jobs.outbox import JobQueue
 from app.knowledge import repository as repo
 from app.knowledge.extraction import Extracted, Extractor, Turn
@@ -597,6 +598,7 @@ class KnowledgeService:
         if user is not None:
             counts.update(repo.count_user_rows(self.session, user.id))
             repo.delete_user(self.session, user.id)
+            idempotent_answers.forget_end_user(self.session, tenant.id, user_name)
             counts["cache_keys"] = self._drop_caches(user_prefix(str(tenant.id), user.id))
             # A reader that built an index from the rows before this commit could cache it
             # after the drop above: drop once more once the deletion has committed.

@@ -7,7 +7,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from app.cache import SubjectCache, get_subject_cache
-from app.deps import NoLookOnly, NoQueryString, TenantDep, UnitOfWorkRoute, UowDep
+from app.deps import (
+    Idempotent,
+    NoLookOnly,
+    NoQueryString,
+    TenantDep,
+    UnitOfWorkRoute,
+    UowDep,
+)
 from app.memory.schemas import (
     AliasesIn,
     AliasesOut,
@@ -38,7 +45,7 @@ def _service(uow: UowDep, cache: CacheDep) -> MemoryService:
 ServiceDep = Annotated[MemoryService, Depends(_service)]
 
 
-@router.post("/remember", response_model=RememberOut)
+@router.post("/remember", response_model=RememberOut, dependencies=[Idempotent])
 def remember(body: RememberIn, tenant: TenantDep, service: ServiceDep) -> RememberOut:
     """Store one line per line of text; warns about lines that belong in a rule."""
     return service.remember(tenant, body)
@@ -55,7 +62,7 @@ def read(
     return service.read(tenant, subject, with_lines=lines)
 
 
-@router.post("/rules", response_model=RuleCreated)
+@router.post("/rules", response_model=RuleCreated, dependencies=[Idempotent])
 def add_rule(body: RuleIn, tenant: TenantDep, service: ServiceDep) -> RuleCreated:
     """Add a rule: pinned, an exclusion, a numeric condition, or plain text."""
     return service.add_rule(tenant, body)
@@ -67,7 +74,7 @@ def delete_rules(body: RulesDeleteIn, tenant: TenantDep, service: ServiceDep) ->
     return service.delete_rules(tenant, body)
 
 
-@router.post("/aliases", response_model=AliasesOut)
+@router.post("/aliases", response_model=AliasesOut, dependencies=[Idempotent])
 def add_aliases(body: AliasesIn, tenant: TenantDep, service: ServiceDep) -> AliasesOut:
     """Other names the subject goes by; recall searches them with the state."""
     return service.add_aliases(tenant, body)

@@ -21,6 +21,7 @@ from app.embeddings import Embedder
 from app.embeddings.storage import vectors_for_write
 from app.embeddings.vectors import LineVectors
 from app.errors import Conflict, Invalid, NotFound
+from app.idempotency import repository as idempotent_answers
 from app.jobs.outbox import JobQueue
 from app.ledger.service import charge, ensure_can_pay
 from app.memory import repository as repo
@@ -228,6 +229,7 @@ class MemoryService:
         counts = repo.delete_subject(self.session, subject)
         # At once, not in a job: once this answers, no batch serves the subject's results.
         counts["batch_items"] = batch_items.delete_subject_items(self.session, tenant.id, name)
+        idempotent_answers.forget_subjects(self.session, tenant.id, [name])
         self.cache.drop_version(str(tenant.id), subject.id, subject.version)
         ledger = charge(
             self.session,
