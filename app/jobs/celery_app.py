@@ -152,6 +152,10 @@ def celery_config() -> dict[str, Any]:
                 "task": "dossier.scheduled.export_sweep",
                 "schedule": settings.export_sweep_seconds,
             },
+            "account-deletions": {
+                "task": "dossier.scheduled.account_deletions",
+                "schedule": settings.account_deletion_sweep_seconds,
+            },
         },
     }
     if amqp:
@@ -171,6 +175,7 @@ def make_celery() -> Celery:
             "workers.knowledge",
             "workers.learning",
             "workers.erasure",
+            "workers.account",
             "workers.exports",
             "workers.embeddings",
         ],
