@@ -1,6 +1,7 @@
 """Every table's module, imported so the metadata Alembic and the drift test compare is whole."""
 
 from app import models
+from app.account import models as account_models
 from app.batches import models as batch_models
 from app.erasure import models as erasure_models
 from app.exports import models as export_models
@@ -14,6 +15,7 @@ metadata = models.Base.metadata
 __all__ = [
     "metadata",
     "models",
+    "account_models",
     "batch_models",
     "erasure_models",
     "export_models",

@@ -16,6 +16,8 @@ from sqlalchemy.exc import DataError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.account.routes import admin_router as account_admin_router
+from app.account.routes import router as account_router
 from app.admission import AdmissionMiddleware
 from app.audit.routes import router as audit_router
 from app.batches.routes import router as batches_router
@@ -85,8 +87,10 @@ def create_app() -> FastAPI:
         learning_router,
         subjects_router,
         console_router,
+        account_router,
     )
-    for router in (*routers, admin_router, erasure_router, operations_router):
+    admin = (admin_router, account_admin_router, erasure_router)
+    for router in (*routers, *admin, operations_router):
         app.include_router(router)
     add_raw_body_models(app)
     app.add_middleware(

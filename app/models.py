@@ -52,7 +52,9 @@ class Tenant(Base):
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
     name: Mapped[str] = mapped_column(String(200))
-    status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
+    status: Mapped[str] = mapped_column(String(32), default="active", server_default="active")
+    """active, suspended (by an operator), deletion_requested (by the tenant: app.account),
+    erasing or erased."""
     credit: Mapped[Decimal] = mapped_column(Money, default=Decimal(0), server_default="0")
     quality: Mapped[str] = mapped_column(String(16), default="fast", server_default="fast")
     """fast, balanced or best (see app.decisions.quality)."""

@@ -60,6 +60,15 @@ class Settings(BaseSettings):
     batch_sweep_seconds: float = Field(default=60.0, gt=0)
     retention_sweep_seconds: float = Field(default=3_600.0, gt=0)
     erasure_chunk: int = Field(default=100, ge=1, description="subjects and end-users per step")
+    # A tenant's own deletion request (app.account): suspended for the grace period, then erased.
+    account_deletion_grace_hours: float = Field(
+        default=72.0,
+        ge=0,
+        le=24 * 365,
+        description="hours between a tenant's deletion request and its erasure, during which "
+        "the tenant may withdraw it; 0: at the next sweep",
+    )
+    account_deletion_sweep_seconds: float = Field(default=300.0, gt=0)
 
     # Organisation-wide data export (app.exports): archives written by a worker, downloaded
     # through the API, so both must see the same folder.

@@ -66,7 +66,8 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
         return 0
     tenant = _tenant(session, tenant_id)
     if tenant.suspended:
-        results = [_stopped("tenant_suspended") for _ in items]
+        stop = "deletion_requested" if tenant.status == "deletion_requested" else "tenant_suspended"
+        results = [_stopped(stop) for _ in items]
     else:
         subjects = memory_repo.subject_ids(session, tenant_id, _subjects_of(items))
         service = decision_service(session, jobs)
@@ -164,6 +165,7 @@ def _stopped(code: str) -> dict[str, Any]:
     messages = {
         "insufficient_credit": "the tenant's credit did not cover this request",
         "tenant_suspended": "the tenant was suspended before this request",
+        "deletion_requested": "the account's deletion was requested before this request",
     }
     return {"type": "errored", "error": {"code": code, "message": messages[code]}}
 

@@ -14,6 +14,8 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import func, or_, select
 
+from app.account import service as account_service
+from app.account.schemas import PENDING_EXAMPLE, DeletionOut
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.errors import Invalid
 from app.knowledge.models import EndUser, Fact
@@ -65,7 +67,15 @@ class AccountOut(BaseModel):
                     "name": "acme",
                     "status": "active",
                     "credit": 9.9871,
-                }
+                    "deletion": None,
+                },
+                {
+                    "tenant_id": "3f6c1f0e-8d0a-4c53-9a43-2a1f4f0c9b7e",
+                    "name": "acme",
+                    "status": "deletion_requested",
+                    "credit": 9.9871,
+                    "deletion": PENDING_EXAMPLE,
+                },
             ]
         }
     )
@@ -74,6 +84,8 @@ class AccountOut(BaseModel):
     name: str
     status: str
     credit: float
+    deletion: DeletionOut | None
+    """The pending account deletion request, if the account asked to be deleted."""
 
 
 @router.get("/v1/users", response_model=EndUsersPage)
@@ -112,9 +124,15 @@ def list_users(
 
 @router.get("/v1/account", response_model=AccountOut)
 def account(tenant: TenantDep, uow: UowDep) -> AccountOut:
-    """The tenant this key acts for: its name, status (active or suspended) and credit."""
+    """The tenant this key acts for: its name, status (active, suspended, or
+    deletion_requested with its pending `deletion`) and credit."""
     row = uow.session.get(Tenant, tenant.id)
     assert row is not None  # the key was just authenticated against it
+    deletion = account_service.describe_pending(uow.session, tenant.id)
     return AccountOut(
-        tenant_id=str(row.id), name=row.name, status=row.status, credit=float(row.credit)
+        tenant_id=str(row.id),
+        name=row.name,
+        status=row.status,
+        credit=float(row.credit),
+        deletion=DeletionOut.model_validate(deletion) if deletion else None,
     )

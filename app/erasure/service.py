@@ -40,7 +40,10 @@ def create_job(
     users: list[str] | None = None,
     subjects: list[str] | None = None,
     untouched_since: datetime | None = None,
+    deletion_id: str | None = None,
 ) -> ErasureJob:
+    """`deletion_id`: the tenant's own deletion request this whole-tenant erasure answers
+    (app.account), kept in the scope so the job says who asked."""
     tenant = get_tenant(session, tenant_id, lock=True)
     if tenant.status == "erased" or (
         tenant.status == "erasing" and _has_unfinished_job(session, tenant_id)
@@ -62,6 +65,9 @@ def create_job(
         "subjects": subjects,
         "untouched_since": untouched_since.isoformat() if untouched_since else None,
     }
+    if deletion_id is not None:
+        scope["requested_by"] = "tenant"
+        scope["account_deletion"] = deletion_id
     job = ErasureJob(id=f"erase_{uuid.uuid4().hex}", tenant_id=tenant_id, kind=kind, scope=scope)
     session.add(job)
     if kind == "tenant":

@@ -156,6 +156,10 @@ def celery_config() -> dict[str, Any]:
                 "task": "dossier.scheduled.idempotency_sweep",
                 "schedule": settings.idempotency_sweep_seconds,
             },
+            "account-deletions": {
+                "task": "dossier.scheduled.account_deletions",
+                "schedule": settings.account_deletion_sweep_seconds,
+            },
         },
     }
     if amqp:
@@ -175,6 +179,7 @@ def make_celery() -> Celery:
             "workers.knowledge",
             "workers.learning",
             "workers.erasure",
+            "workers.account",
             "workers.exports",
             "workers.idempotency",
             "workers.embeddings",

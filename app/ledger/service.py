@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import event, inspect, select, update
 from sqlalchemy.orm import Session
 
-from app.errors import Forbidden, InsufficientCredit
+from app.errors import InsufficientCredit
 from app.models import LedgerLine, Tenant
 from app.tenants.service import CurrentTenant
 
@@ -58,7 +58,7 @@ def charge(
     caller's transaction (which holds the write) is rolled back by the error.
     """
     if required and tenant.suspended:
-        raise Forbidden("this tenant is suspended: reads, forget and deletes still work")
+        raise tenant.refusal()
     pending = _pending(session)
     balance = session.scalar(select(Tenant.credit).where(Tenant.id == tenant.id))
     promised = sum((c.cost for c in pending if c.tenant_id == tenant.id), Decimal(0))
@@ -98,7 +98,7 @@ def free_call(session: Session, tenant: CurrentTenant, *, route: str, thread: st
 def ensure_can_pay(tenant: CurrentTenant) -> None:
     """Early check so a write that would be refused does no work first."""
     if tenant.suspended:
-        raise Forbidden("this tenant is suspended: reads, forget and deletes still work")
+        raise tenant.refusal()
 
 
 def _pending(session: Session) -> list[_PendingCharge]:

@@ -6,8 +6,11 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Path
+from sqlalchemy.orm import Session
 
+from app.account import service as account
 from app.deps import AdminDep, UnitOfWorkRoute, UowDep
+from app.models import Tenant
 from app.settings import get_settings
 from app.tenants import service
 from app.tenants.schemas import (
@@ -39,10 +42,8 @@ def create_tenant(body: TenantIn, uow: UowDep) -> TenantCreated:
 
 @router.get("/tenants/{tenant_id}", response_model=TenantOut)
 def get_tenant(tenant_id: TenantIdPath, uow: UowDep) -> TenantOut:
-    tenant = service.get_tenant(uow.session, tenant_id)
-    return TenantOut(
-        tenant_id=tenant.id, name=tenant.name, status=tenant.status, credit=tenant.credit
-    )
+    """The tenant, with its latest account deletion request if it made one."""
+    return _out(uow.session, service.get_tenant(uow.session, tenant_id))
 
 
 @router.post("/tenants/{tenant_id}/keys", response_model=KeyCreated, status_code=201)
@@ -60,16 +61,22 @@ def revoke_key(tenant_id: TenantIdPath, key_id: KeyIdPath, uow: UowDep) -> None:
 
 @router.put("/tenants/{tenant_id}/credit", response_model=TenantOut)
 def set_credit(tenant_id: TenantIdPath, body: CreditIn, uow: UowDep) -> TenantOut:
-    tenant = service.set_credit(uow.session, tenant_id, body.credit)
-    return TenantOut(
-        tenant_id=tenant.id, name=tenant.name, status=tenant.status, credit=tenant.credit
-    )
+    return _out(uow.session, service.set_credit(uow.session, tenant_id, body.credit))
 
 
 @router.put("/tenants/{tenant_id}/status", response_model=TenantOut)
 def set_status(tenant_id: TenantIdPath, body: StatusIn, uow: UowDep) -> TenantOut:
-    """Suspend or reactivate: a suspended tenant can still read, forget and delete."""
-    tenant = service.set_status(uow.session, tenant_id, body.status)
+    """Suspend or reactivate: a suspended tenant can still read, forget and delete. Reactivating
+    a tenant that asked to delete its account leaves it `deletion_requested` until its request
+    is withdrawn or its erasure runs."""
+    return _out(uow.session, service.set_status(uow.session, tenant_id, body.status))
+
+
+def _out(session: Session, tenant: Tenant) -> TenantOut:
     return TenantOut(
-        tenant_id=tenant.id, name=tenant.name, status=tenant.status, credit=tenant.credit
+        tenant_id=tenant.id,
+        name=tenant.name,
+        status=tenant.status,
+        credit=tenant.credit,
+        deletion=account.describe_latest(session, tenant.id),
     )

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-TENANT_ID = "3f2c9a4e-8b1d-4c6f-9e2a-7d5b1c0a4f18"
+from app.account.schemas import PENDING_EXAMPLE, TENANT_ID, DeletionOut
+
 KEY_ID = "9d4b7e21-5c3a-4f8e-b6d0-2a1e8c7f3b59"
 API_KEY = "dsk_example0key0shown0once0at0creation0abcdefgh"  # the shape of a real one
 
@@ -55,11 +56,28 @@ class TenantOut(BaseModel):
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
-                {"tenant_id": TENANT_ID, "name": "Acme", "status": "active", "credit": "250.000000"}
+                {
+                    "tenant_id": TENANT_ID,
+                    "name": "Acme",
+                    "status": "active",
+                    "credit": "250.000000",
+                    "deletion": None,
+                },
+                {
+                    "tenant_id": TENANT_ID,
+                    "name": "Acme",
+                    "status": "deletion_requested",
+                    "credit": "250.000000",
+                    "deletion": PENDING_EXAMPLE,
+                },
             ]
         }
     )
     tenant_id: uuid.UUID
     name: str
     status: str
+    """active, suspended (by an operator), deletion_requested (by the tenant, until its erasure
+    runs or it withdraws), erasing or erased."""
     credit: Decimal
+    deletion: DeletionOut | None = None
+    """The tenant's latest account deletion request, whatever became of it."""

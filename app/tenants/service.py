@@ -12,6 +12,7 @@ from decimal import Decimal
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from app.account.repository import deletion_pending
 from app.errors import Conflict, Forbidden, NotFound, Unauthorized
 from app.models import ApiKey, Tenant
 
@@ -24,6 +25,13 @@ class IssuedKey:
     api_key: str
 
 
+SUSPENDED = ("suspended", "deletion_requested")
+"""Statuses that read, forget and delete, and change nothing else: an operator's suspension, and
+a tenant's own deletion request until its erasure runs (app.account)."""
+
+WITHDRAW_HINT = "withdraw the request with DELETE /v1/account/deletion to keep the account"
+
+
 @dataclass(frozen=True)
 class CurrentTenant:
     """The tenant a request acts for, as authenticated."""
@@ -33,16 +41,26 @@ class CurrentTenant:
 
     @property
     def suspended(self) -> bool:
-        return self.status == "suspended"
+        return self.status in SUSPENDED
+
+    def refusal(self, what: str | None = None) -> Forbidden:
+        """The 403 of a write this tenant may not make, saying why and what still works."""
+        change = f"{what} cannot change; " if what else ""
+        if self.status == "deletion_requested":
+            return Forbidden(
+                f"this account is to be deleted: {change}reads, forget and deletes still work "
+                f"until it is erased; {WITHDRAW_HINT}",
+                code="deletion_requested",
+            )
+        return Forbidden(
+            f"this tenant is suspended: {change}reads, forget and deletes still work",
+            code="tenant_suspended",
+        )
 
     def ensure_active(self, what: str) -> None:
         """A suspended tenant reads, forgets and deletes, and changes nothing else."""
         if self.suspended:
-            raise Forbidden(
-                f"this tenant is suspended: {what} cannot change; reads, forget and deletes "
-                "still work",
-                code="tenant_suspended",
-            )
+            raise self.refusal(what)
 
 
 def hash_key(api_key: str) -> str:
@@ -92,7 +110,11 @@ def set_credit(session: Session, tenant_id: uuid.UUID, credit: Decimal) -> Tenan
 
 
 def set_status(session: Session, tenant_id: uuid.UUID, status: str) -> Tenant:
+    """The operator's suspension, kept apart from the tenant's own deletion request: lifting it
+    leaves a tenant that asked to be deleted suspended by its request, until it withdraws it."""
     tenant = _not_erased(get_tenant(session, tenant_id, lock=True))
+    if status == "active" and deletion_pending(session, tenant_id):
+        status = "deletion_requested"
     tenant.status = status
     session.flush()
     return tenant
@@ -115,8 +137,9 @@ def authenticate(session: Session, api_key: str) -> CurrentTenant:
         .join(ApiKey, ApiKey.tenant_id == Tenant.id)
         .where(ApiKey.key_hash == hash_key(api_key))
     ).first()
-    if row is not None and row.status in ERASED:
-        raise Forbidden("this tenant is being erased or was erased", code="tenant_erased")
-    if row is None or row.revoked_at is not None:
+    if row is not None and row.status == "erasing":
+        raise Forbidden("this tenant is being erased", code="tenant_erased")
+    # Once erased, its keys are keys of nothing: the same answer as a key never issued.
+    if row is None or row.revoked_at is not None or row.status == "erased":
         raise Unauthorized("unknown or revoked API key")
     return CurrentTenant(id=row.id, status=row.status)

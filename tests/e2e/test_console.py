@@ -566,3 +566,42 @@ def test_conversations_by_thread_show_ids_and_counts_only(page, client, tenant):
     go(page, "Settings")
     page.get_by_role("region", name="Ledger").get_by_role("link", name="t-9").click()
     expect(page.get_by_role("region", name="Thread t-9")).to_be_visible()
+
+
+def test_settings_delete_account_asks_shows_the_date_and_withdraws(page, client, tenant):
+    sign_in(page, tenant)
+    go(page, "Settings")
+    panel = page.get_by_role("region", name="Delete account")
+    delete = panel.get_by_role("button", name="Delete account")
+    expect(delete).to_be_disabled()
+    typed = panel.get_by_label("Type test to confirm")
+    typed.fill("tes")
+    expect(delete).to_be_disabled()
+    typed.fill("test")
+    expect(delete).to_be_enabled()
+    shot(page, "20-settings-delete-account")
+    delete.click()
+    expect(page.locator("#notice")).to_contain_text("Deletion requested")
+    # The pending request, with when it runs, and the account suspended by it.
+    panel = page.get_by_role("region", name="Delete account")
+    expect(panel.locator("#deletion-erase-after")).to_have_text(re.compile(r"\d"))
+    expect(page.locator("#account-status")).to_contain_text("deletion_requested")
+    expect(page.locator("#account-deletion-note")).to_contain_text("will be erased after")
+    deletion = api(client, tenant, "GET", "/v1/account/deletion")
+    assert deletion["status"] == "pending"
+    refused = client.post(
+        "/v1/memory/remember", json={"subject": "s", "text": "x"}, headers=tenant.headers
+    )
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "deletion_requested"
+    shot(page, "21-settings-deletion-pending")
+    panel.get_by_role("button", name="Withdraw deletion request").click()
+    expect(page.locator("#notice")).to_contain_text("withdrawn")
+    expect(
+        page.get_by_role("region", name="Delete account").get_by_role(
+            "button", name="Delete account"
+        )
+    ).to_be_disabled()
+    expect(page.locator("#account-status")).to_be_empty()
+    assert api(client, tenant, "GET", "/v1/account")["status"] == "active"
+    assert api(client, tenant, "GET", "/v1/account/deletion")["status"] == "withdrawn"

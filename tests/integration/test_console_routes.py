@@ -88,7 +88,13 @@ def test_end_users_are_listed_with_fact_counts(client, tenant):
 def test_the_account_shows_the_keys_tenant_and_credit(client):
     tenant = new_tenant(client, name="acme", credit=5)
     body = client.get("/v1/account", headers=tenant.headers).json()
-    assert body == {"tenant_id": tenant.tenant_id, "name": "acme", "status": "active", "credit": 5}
+    assert body == {
+        "tenant_id": tenant.tenant_id,
+        "name": "acme",
+        "status": "active",
+        "credit": 5,
+        "deletion": None,  # no pending account deletion request
+    }
     _post(client, tenant, "/v1/memory/remember", {"subject": "s", "text": "one"})
     assert client.get("/v1/account", headers=tenant.headers).json()["credit"] < 5
 

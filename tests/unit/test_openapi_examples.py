@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from app.account.schemas import DeletionIn, DeletionOut, DeletionsList
 from app.audit.routes import AuditEventOut
 from app.batches.schemas import BatchIdIn, BatchIn
 from app.erasure.routes import ErasureIn, RetentionIn
@@ -48,6 +49,9 @@ def test_every_operation_is_documented_with_an_example(spec: dict[str, Any]) -> 
         CollectionIn,
         CollectionOut,
         CreditIn,
+        DeletionIn,
+        DeletionOut,
+        DeletionsList,
         DocumentPatch,
         DocumentTextIn,
         ErasureIn,

@@ -28,6 +28,7 @@ import {
 } from "./lib.js";
 import { batchesView } from "./batches.js";
 import { exportPanel } from "./exports.js";
+import { deletionPanel } from "./account.js";
 import { documentsView, knowledgeView } from "./knowledge.js";
 import { memoryView } from "./memory.js";
 
@@ -485,7 +486,8 @@ async function auditView(root) {
   render();
 }
 
-// Settings: the account, the knowledge switch, quality, and the ledger.
+// Settings: the account, the knowledge switch, quality, the export, the ledger, and the danger
+// zone (Delete account) last.
 
 async function settingsView(root, ctx) {
   const [account, knowledge, quality] = await Promise.all([
@@ -499,6 +501,7 @@ async function settingsView(root, ctx) {
     h("div", { class: "grid" }, accountPanel(account), knowledgePanel(knowledge, ctx), qualityPanel(quality)),
     await exportPanel(ctx),
     await ledgerPanel(),
+    deletionPanel(account, ctx),
   );
 }
 
@@ -523,6 +526,14 @@ function accountPanel(account) {
       "Reads, forget and deletes keep working at zero credit and while suspended. " +
         "Credit is topped up by your Dossier operator.",
     ),
+    account.deletion
+      ? h(
+          "p",
+          { class: "error", id: "account-deletion-note" },
+          `Deletion requested: this account will be erased after ${when(account.deletion.erase_after)}. ` +
+            "Withdraw it under Delete account, below.",
+        )
+      : null,
   );
 }
 
