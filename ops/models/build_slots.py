@@ -4,8 +4,10 @@
 
 One ridge regression per slot (targets +1 for the slot's sentences, -1 for the others) over the
 default static model's sentence vectors and the sentence's hashed words
-(`app.knowledge.durable.slot_features`), trained on ops/models/data/slots_train_a.jsonl and _b (24
-everyday sentences per slot, written for this, in many phrasings). A sentence's slot is the one
+(`app.knowledge.durable.slot_features`), trained on ops/models/data/slots_train_a.jsonl, _b (24
+everyday sentences per slot, written for this, in many phrasings) and _c (40 per slot in chat style:
+lowercase, filler, the fact tucked into a longer message; written by a helper who had seen neither
+evaluation set). A sentence's slot is the one
 scoring highest. Deterministic; numpy only; tied to the embedding model's name.
 """
 
@@ -26,6 +28,7 @@ from app.knowledge.durable import SLOTS_FILE, slot_features  # noqa: E402
 DATA = (
     ROOT / "ops/models/data/slots_train_a.jsonl",
     ROOT / "ops/models/data/slots_train_b.jsonl",
+    ROOT / "ops/models/data/slots_train_c.jsonl",
 )
 RIDGES = (0.1, 0.3, 1.0, 3.0)
 FOLDS = 5
