@@ -29,7 +29,7 @@ class ApiKeyGate:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            tenant = await anyio.to_thread.run_sync(_tenant_for, _bearer(scope))
+            tenant = await anyio.to_thread.run_sync(tenant_for_key, _bearer(scope))
         except DossierError as exc:
             await _answer(send, exc.status_code, exc.to_dict(), _challenge(exc))
             return
@@ -63,9 +63,9 @@ def _bearer(scope: Scope) -> str:
     return token.strip()
 
 
-def _tenant_for(api_key: str) -> CurrentTenant:
-    """In a short unit of its own, like the API's `_current_tenant`: its connection goes back
-    to the pool before the MCP call starts."""
+def tenant_for_key(api_key: str) -> CurrentTenant:
+    """The key's tenant, read in a short unit of its own like the API's `_current_tenant`: its
+    connection goes back to the pool before the call's own unit starts."""
     unit = UnitOfWork(bounded=True)
     try:
         return authenticate(unit.session, api_key)

@@ -3,6 +3,9 @@ called, each tenant's key seeing only its own data, and no key refused before an
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -12,7 +15,7 @@ import httpx
 import httpx2
 import pytest
 from fastapi.testclient import TestClient
-from mcp import Client, MCPError
+from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 
@@ -291,3 +294,36 @@ def test_no_key_or_a_wrong_key_is_refused_before_any_mcp_traffic(
     assert good.json()["result"]["serverInfo"]["name"] == "dossier"
     # No event stream to open: the server never writes unasked.
     assert httpx.get(f"{live_url}/mcp", headers={**accept, **tenant.headers}).status_code == 405
+
+
+def test_dossier_mcp_serves_the_same_tools_over_stdio(client: TestClient, tenant: Tenant) -> None:
+    """`dossier mcp`, started by the client as a command, acts for the tenant of its key."""
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "app.cli", "mcp"],
+        env={**os.environ, "DOSSIER_API_KEY": tenant.api_key},
+    )
+
+    async def run() -> tuple[set[str], CallToolResult, CallToolResult]:
+        async with Client(server) as mcp:
+            names = {tool.name for tool in (await mcp.list_tools()).tools}
+            stored = await mcp.call_tool("remember", {"subject": "globex", "text": "Pays on time."})
+            wrong = await mcp.call_tool("recall_memory", {"subject": "nobody", "text": "x"})
+            return names, stored, wrong
+
+    names, stored, wrong = anyio.run(run)
+    assert names == TOOLS
+    assert data(stored)["stored"] == ["Pays on time."]
+    assert "no subject 'nobody'" in error(wrong)
+    assert client.get(
+        "/v1/memory", params={"subject": "globex", "lines": "true"}, headers=tenant.headers
+    ).json()["lines"] == ["Pays on time."]
+
+    refused = subprocess.run(
+        [sys.executable, "-m", "app.cli", "mcp"],
+        env={**os.environ, "DOSSIER_API_KEY": "dsk_not-a-key"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode != 0 and "DOSSIER_API_KEY" in refused.stderr
