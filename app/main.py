@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from app.account.routes import admin_router as account_admin_router
 from app.account.routes import router as account_router
@@ -33,6 +34,8 @@ from app.jobs.relay import RelayLoop
 from app.knowledge.routes import router as knowledge_router
 from app.learning.routes import router as learning_router
 from app.ledger.routes import router as ledger_router
+from app.mcp.routes import PATH as MCP_PATH
+from app.mcp.routes import McpEndpoint, mcp_endpoint
 from app.memory.routes import router as memory_router
 from app.memory.subjects import router as subjects_router
 from app.middleware import RequestBodyMiddleware
@@ -51,7 +54,7 @@ THREAD_SPARE = 16
 RETRY_AFTER_SECONDS = "1"
 
 
-def _lifespan(settings: Settings) -> Any:
+def _lifespan(settings: Settings, mcp: McpEndpoint) -> Any:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         current_embedder()  # a model that cannot load stops start-up, naming the setting
@@ -60,7 +63,8 @@ def _lifespan(settings: Settings) -> Any:
         # Jobs whose send failed (broker down) or that were delayed go out from here.
         relay = RelayLoop(get_engine(), settings.outbox_sweep_seconds).start()
         try:
-            yield
+            async with mcp.sessions.run():
+                yield
         finally:
             relay.stop()
 
@@ -69,11 +73,12 @@ def _lifespan(settings: Settings) -> Any:
 
 def create_app() -> FastAPI:
     settings = get_settings()
+    mcp = mcp_endpoint(settings)
     app = FastAPI(
         title="Dossier",
         version="0.1.0",
         description="Memory and knowledge for decision engines and LLM apps.",
-        lifespan=_lifespan(settings),
+        lifespan=_lifespan(settings, mcp),
     )
     routers = (
         memory_router,
@@ -92,6 +97,8 @@ def create_app() -> FastAPI:
     admin = (admin_router, account_admin_router, erasure_router)
     for router in (*routers, *admin, operations_router):
         app.include_router(router)
+    # Not an OpenAPI operation: MCP clients discover the tools through the protocol itself.
+    app.router.routes.append(Route(MCP_PATH, mcp.app, include_in_schema=False))
     add_raw_body_models(app)
     app.add_middleware(
         RequestBodyMiddleware,

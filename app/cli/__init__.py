@@ -18,6 +18,7 @@ from app.cli.demo import run_demo
 from app.cli.erase import run_erase
 from app.cli.gate import run_gate_calibrate
 from app.cli.knowledge import run_knowledge_import
+from app.cli.mcp import run_mcp
 from app.cli.serve import run_migrate, run_serve, run_worker
 from app.cli.services import services
 from app.cli.tenants import run_keys_new, run_keys_revoke, run_tenants_create
@@ -120,6 +121,11 @@ def _parser() -> argparse.ArgumentParser:
     history.add_argument("--server", help="Dossier's URL; none: the embedded default")
     history.add_argument("--key", default=os.environ.get("DOSSIER_API_KEY"), help="API key")
     history.set_defaults(run=run_knowledge_import)
+
+    mcp = commands.add_parser(
+        "mcp", help="the MCP server over stdio, for the tenant whose key is in DOSSIER_API_KEY"
+    )
+    mcp.set_defaults(run=run_mcp)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")
     migrate.set_defaults(run=run_migrate)

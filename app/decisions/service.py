@@ -15,7 +15,7 @@ from typing import Any
 
 from app.decisions import pass_jobs
 from app.decisions.asking import ask_distinct
-from app.decisions.context import MemoryContext, memory_context, recalled_lines
+from app.decisions.context import MemoryContext
 from app.decisions.passes import (
     Baseline,
     PassItem,
@@ -31,28 +31,23 @@ from app.decisions.quality import (
     second_tier_questions,
     shown_answers,
 )
+from app.decisions.recall import SubjectRecall
 from app.decisions.wire import Answer, MemoryOptions, SystemOneRequest
 from app.embeddings import Embedder, current_embedder
 from app.engines.base import Engine, read_window_for
-from app.errors import Invalid, NotFound
+from app.errors import Invalid
 from app.learning.service import queue_learning
 from app.ledger.service import charge, ensure_can_pay
-from app.memory.service import MemoryService, SubjectMemory, line_vectors_of
+from app.memory.service import MemoryService
 from app.observability.metrics import observe_recall
 from app.quality.engines import SecondTier
 from app.quality.service import tenant_quality
 from app.recall.cache import RecallIndexCache
-from app.recall.hybrid import Meaning
 from app.recall.placement import Placement, ReservedKey, place, serialise
-from app.rules.evaluate import ActiveRule, RulesOutcome, evaluate_rules
+from app.rules.evaluate import ActiveRule, RulesOutcome
 from app.rules.exclusions import ExclusionPlan, apply_exclusions, plan_exclusions
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
-from app.text.content import content_text
-
-MEANING_PARTIAL = "meaning_partial"
-"""Some of the subject's lines have no vector of the current model yet (a model change being
-re-embedded, or lines written with meaning off): those were found by their words only."""
 
 SECOND_TIER_UNAVAILABLE = "second_tier_unavailable"
 """The tenant's quality asks for a second tier and none is configured: the engine answered."""
@@ -191,73 +186,21 @@ class DecisionService:
         warnings: list[str],
     ) -> PreparedMemory:
         started = time.perf_counter()
-        memory = self._load(tenant, subject, warnings)
-        rules = evaluate_rules(memory.rules if memory else [], request.state)
-        state_text = content_text(request.state)
-        meaning = (
-            self._meaning(tenant, memory, state_text, warnings)
-            if memory and options.semantic
-            else None
+        found = SubjectRecall(self.memory, self.indexes, self.embedder).recall(
+            tenant, subject, request.state, request.questions, options, warnings
         )
-        recalled = (
-            recalled_lines(
-                self.indexes.get(str(tenant.id), memory.subject_pk, memory.version, memory.lines),
-                memory.lines,
-                subject=subject,
-                aliases=memory.aliases,
-                state_text=state_text,
-                questions=request.questions,
-                options=options,
-                meaning=meaning,
-            )
-            if memory
-            else []
-        )
-        context = memory_context(rules, recalled)
         recall_ms = (time.perf_counter() - started) * 1000
         observe_recall(recall_ms / 1000)
         return PreparedMemory(
             subject=subject,
-            subject_pk=memory.subject_pk if memory else None,
-            rules=rules,
-            context=context,
-            placement=self._place(request, context.texts),
-            exclusions=plan_exclusions(request.questions, rules.exclusions),
+            subject_pk=found.memory.subject_pk if found.memory else None,
+            rules=found.rules,
+            context=found.context,
+            placement=self._place(request, found.context.texts),
+            exclusions=plan_exclusions(request.questions, found.rules.exclusions),
             recall_ms=recall_ms,
-            recall="hybrid" if meaning is not None else "lexical",
+            recall=found.recall,
         )
-
-    def _meaning(
-        self, tenant: CurrentTenant, memory: SubjectMemory, state_text: str, warnings: list[str]
-    ) -> Meaning | None:
-        """The subject's line vectors and the state's, or None when meaning is off (then
-        recall is by words, and the memory block says `"recall": "lexical"`)."""
-        embedder = self.embedder
-        if embedder is None or not memory.lines or not state_text.strip():
-            return None
-        session = self.memory.session
-        subject_pk = memory.subject_pk
-        vectors = self.indexes.vectors(
-            str(tenant.id),
-            subject_pk,
-            memory.version,
-            model=embedder.name,
-            dims=embedder.dims,
-            line_count=len(memory.lines),
-            load=lambda: line_vectors_of(session, subject_pk, memory.lines, embedder),
-        )
-        if vectors.missing:
-            warnings.append(MEANING_PARTIAL)
-        return Meaning(vectors, embedder.encode([state_text])[0])
-
-    def _load(
-        self, tenant: CurrentTenant, subject: str, warnings: list[str]
-    ) -> SubjectMemory | None:
-        try:
-            return self.memory.load(tenant, subject)
-        except NotFound:
-            warnings.append("subject_unknown")
-            return None
 
     def _place(self, request: SystemOneRequest, lines: list[str]) -> Placement:
         try:
