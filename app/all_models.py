@@ -4,6 +4,7 @@ from app import models
 from app.batches import models as batch_models
 from app.erasure import models as erasure_models
 from app.exports import models as export_models
+from app.files import models as file_models
 from app.jobs import models as job_models
 from app.knowledge import models as knowledge_models
 from app.learning import models as learning_models
@@ -16,6 +17,7 @@ __all__ = [
     "batch_models",
     "erasure_models",
     "export_models",
+    "file_models",
     "job_models",
     "learning_models",
     "knowledge_models",
