@@ -1,7 +1,8 @@
 """The official `openai` client, strict about every response's shape, running batches on
 Dossier over real HTTP with a real worker: files up and down, both endpoints, the output and
 error files line by line, paging to the end, cancel and expiry; and chat items surviving a
-killed worker exactly once."""
+killed worker exactly once; and chat items asking a configured upstream model (the stub chat
+endpoint of the LLM extraction tests)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import os
 import signal
 import time
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import openai
@@ -18,8 +20,10 @@ import pytest
 from fastapi.testclient import TestClient
 from openai.types import Batch
 
+from app.serving import serve_process, worker_process
+from tests.integration.test_llm_extraction import StubChat, stub_server
 from tests.knowledge_support import document_ready, enable
-from tests.support import Services, Tenant, admin_headers, new_tenant
+from tests.support import Services, Tenant, admin_headers, new_tenant, own_services, tenant_http
 
 pytestmark = pytest.mark.integration
 
@@ -337,3 +341,51 @@ def _all_ledger(client: TestClient, tenant: Tenant) -> list[dict[str, Any]]:
         cursor = page["next_cursor"]
         if not cursor:
             return lines
+
+
+class UpstreamChat(StubChat):
+    """The stub chat endpoint of the LLM extraction tests, with one question it cannot
+    answer (no choices): the item's line answers 502, as the route would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[str] = []
+
+    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
+        text = body["messages"][-1]["content"]
+        self.asked.append(text)
+        return {"choices": []} if "unanswerable" in text else super().answer(body)
+
+
+def test_chat_items_ask_the_configured_upstream_model(services: Services, tmp_path: Path) -> None:
+    upstream = UpstreamChat()
+    with (
+        stub_server(upstream) as chat_url,
+        own_services(services, tmp_path, chat_url=chat_url) as own,
+        serve_process(own.env) as url,
+        worker_process(own.env),
+    ):
+        key = tenant_http(url, "upstream-batch").headers["authorization"].split()[1]
+        sdk = openai.OpenAI(
+            base_url=f"{url}/v1", api_key=key, max_retries=0, _strict_response_validation=True
+        )
+        lines = [chat(f"u{i}", f"Question {i}") for i in range(3)]
+        lines.append(chat("u-broken", "An unanswerable question"))
+        created = sdk.batches.create(
+            input_file_id=upload(sdk, lines),
+            endpoint="/v1/chat/completions",
+            completion_window="24h",
+        )
+        done = poll(sdk, created.id)
+        answered = by_id(lines_of(sdk, done.output_file_id))
+        failed = by_id(lines_of(sdk, done.error_file_id))
+    assert done.status == "completed"
+    assert {
+        cid: line["response"]["body"]["choices"][0]["message"]["content"]
+        for cid, line in answered.items()
+    } == {f"u{i}": "Noted." for i in range(3)}
+    assert failed["u-broken"]["response"]["status_code"] == 502
+    assert failed["u-broken"]["response"]["body"]["error"]["code"] == "upstream_failed"
+    assert sorted(upstream.asked) == sorted(
+        [f"Question {i}" for i in range(3)] + ["An unanswerable question"]
+    )
