@@ -29,7 +29,7 @@ from app.audit.service import record
 from app.batches import repository as repo
 from app.batches.models import Batch
 from app.batches.outputs import write_if_done
-from app.batches.schemas import SYSTEMONE, BatchFileIn, BatchIn, window_seconds
+from app.batches.schemas import CHAT, SYSTEMONE, BatchFileIn, BatchIn, window_seconds
 from app.batches.validation import request_errors
 from app.errors import Conflict, InsufficientCredit, Invalid, NotFound
 from app.files import repository as files_repo
@@ -43,6 +43,9 @@ from app.tenants.service import CurrentTenant
 log = logging.getLogger(__name__)
 
 CHUNK_SIZE = 200
+CHAT_CHUNK_SIZE = 25
+"""A chat completion may wait seconds on an upstream model: a chunk of them must still end well
+inside the task's time limit (DOSSIER_TASK_TIME_LIMIT_SECONDS), so it holds fewer."""
 
 
 def now() -> datetime:
@@ -276,8 +279,9 @@ def validate(session: Session, jobs: JobQueue, batch_id: str) -> None:
         repo.set_status(session, batch, "failed", now())
         return
     repo.set_status(session, batch, "in_progress", now())
-    for first in range(1, batch.total + 1, CHUNK_SIZE):
-        jobs.add("dossier.decisions.run_chunk", batch_id, first, first + CHUNK_SIZE - 1)
+    size = CHAT_CHUNK_SIZE if batch.endpoint == CHAT else CHUNK_SIZE
+    for first in range(1, batch.total + 1, size):
+        jobs.add("dossier.decisions.run_chunk", batch_id, first, first + size - 1)
 
 
 def fail_validation(session: Session, batch_id: str, reason: str) -> None:
