@@ -1,7 +1,7 @@
 """files: uploads and batch output files in PostgreSQL; batches from a file, OpenAI-shaped
 
-Revision ID: 0015
-Revises: 0013
+Revision ID: 0016
+Revises: 0015
 Create Date: 2026-12-02
 
 A file's bytes are kept in parts of 1 MiB (`file_parts`, bytea), deleted with their file by
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0015"
-down_revision: str | None = "0013"
+revision: str = "0016"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
