@@ -5,6 +5,7 @@ from app.account import models as account_models
 from app.batches import models as batch_models
 from app.erasure import models as erasure_models
 from app.exports import models as export_models
+from app.files import models as file_models
 from app.idempotency import models as idempotency_models
 from app.jobs import models as job_models
 from app.knowledge import models as knowledge_models
@@ -19,6 +20,7 @@ __all__ = [
     "batch_models",
     "erasure_models",
     "export_models",
+    "file_models",
     "idempotency_models",
     "job_models",
     "learning_models",

@@ -83,3 +83,8 @@ class UpstreamTimeout(DossierError):
 class ServiceUnavailable(DossierError):
     status_code = 503
     code = "unavailable"
+
+
+class PayloadTooLarge(DossierError):
+    status_code = 413
+    code = "too_large"

@@ -28,6 +28,7 @@ from app.decisions.routes import router as decisions_router
 from app.embeddings import current_embedder
 from app.erasure.routes import router as erasure_router
 from app.errors import DossierError
+from app.files.routes import router as files_router
 from app.forget.routes import router as forget_router
 from app.idempotency.service import Replay
 from app.jobs.relay import RelayLoop
@@ -52,6 +53,7 @@ THREAD_SPARE = 16
 """Worker threads beyond the request slots: a request never waits for a thread (app.admission)."""
 
 RETRY_AFTER_SECONDS = "1"
+MULTIPART_SPARE = 64 * 1024
 
 
 def _lifespan(settings: Settings, mcp: McpEndpoint) -> Any:
@@ -85,6 +87,7 @@ def create_app() -> FastAPI:
         forget_router,
         decisions_router,
         batches_router,
+        files_router,
         ledger_router,
         audit_router,
         quality_router,
@@ -106,6 +109,8 @@ def create_app() -> FastAPI:
         larger={
             "/v1/batches": settings.batch_max_bytes,
             "/v1/collections": settings.upload_max_bytes,
+            # The multipart envelope around the file: its boundaries and the purpose field.
+            "/v1/files": settings.file_max_bytes + MULTIPART_SPARE,
         },
     )
     # Outside the body middleware: a request waiting for a slot has not buffered its body yet.

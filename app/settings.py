@@ -57,6 +57,11 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     page_size_max: int = Field(default=500, ge=1)
     batch_max_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
+    file_max_bytes: int = Field(
+        default=200 * 1024 * 1024,
+        ge=1024,
+        description="largest file POST /v1/files takes (OpenAI's batch input limit: 200 MB)",
+    )
     batch_sweep_seconds: float = Field(default=60.0, gt=0)
     retention_sweep_seconds: float = Field(default=3_600.0, gt=0)
     erasure_chunk: int = Field(default=100, ge=1, description="subjects and end-users per step")

@@ -43,6 +43,15 @@ class Batch(Base):
     expired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     cancelling_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A batch made from an uploaded file (`POST /v1/batches {input_file_id, endpoint}`), and
+    # the files it writes once it ends; all None for a batch sent as JSON or JSONL.
+    endpoint: Mapped[str] = mapped_column(
+        String(40), default="/v1/systemone", server_default="/v1/systemone"
+    )
+    input_file_id: Mapped[str | None] = mapped_column(String(40))
+    output_file_id: Mapped[str | None] = mapped_column(String(40))
+    error_file_id: Mapped[str | None] = mapped_column(String(40))
+    outputs_written_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class BatchItem(Base):

@@ -64,12 +64,18 @@ def counts(session: Session, batch_id: str) -> dict[str, int]:
         .group_by(BatchItem.status)
     )
     by_status = {status: n for status, n in rows}
+    succeeded, errored = by_status.get("succeeded", 0), by_status.get("errored", 0)
+    canceled, expired = by_status.get("canceled", 0), by_status.get("expired", 0)
     return {
         "total": sum(by_status.values()),
-        "succeeded": by_status.get("succeeded", 0),
-        "errored": by_status.get("errored", 0),
-        "canceled": by_status.get("canceled", 0),
-        "expired": by_status.get("expired", 0),
+        # OpenAI's: the lines of the output file and of the error file.
+        "completed": succeeded,
+        "failed": errored + canceled + expired,
+        # Dossier's own, per outcome.
+        "succeeded": succeeded,
+        "errored": errored,
+        "canceled": canceled,
+        "expired": expired,
     }
 
 

@@ -9,7 +9,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
-from app.batches.schemas import EXAMPLE, EXAMPLE_REQUESTS, BatchIdIn, BatchIn
+from app.batches.schemas import (
+    EXAMPLE,
+    EXAMPLE_FILE_LINES,
+    EXAMPLE_REQUESTS,
+    BatchFileIn,
+    BatchIdIn,
+    BatchIn,
+)
 from app.batches.service import BatchService
 from app.deps import (
     Idempotent,
@@ -36,16 +43,28 @@ def _service(uow: UowDep) -> BatchService:
 ServiceDep = Annotated[BatchService, Depends(_service)]
 BATCH_ID = "batch_6f1c0d7e2b9a4c58a3e4f1b2c7d9e0a1"
 BatchIdPath = Annotated[str, Path(examples=[BATCH_ID])]
-# A batch's cursor is the last batch id of the previous page.
+# A batch's cursor is the last batch id of the previous page: OpenAI's `after` (its last_id),
+# or Dossier's `cursor` (its next_cursor), the same thing under two names.
 BatchCursor = Annotated[
     str | None, Query(description="next_cursor of the previous page", examples=[BATCH_ID])
+]
+BatchAfter = Annotated[
+    str | None, Query(description="last_id of the previous page (OpenAI)", examples=[BATCH_ID])
 ]
 
 # The route reads the raw body (JSON or JSONL), so its request body is documented by hand.
 CREATE_BODY: dict[str, Any] = {
     "required": True,
     "content": {
-        "application/json": {"schema": BatchIn.model_json_schema(), "example": EXAMPLE},
+        "application/json": {
+            "schema": {
+                "oneOf": [BatchIn.model_json_schema(), BatchFileIn.model_json_schema()],
+                "description": "Dossier's requests in the body (BatchIn), or OpenAI's batch of "
+                "an uploaded file (BatchFileIn), whose lines are like "
+                + json.dumps(EXAMPLE_FILE_LINES[0]),
+            },
+            "example": EXAMPLE,
+        },
         "application/jsonl": {
             "schema": {
                 "type": "string",
@@ -57,14 +76,26 @@ CREATE_BODY: dict[str, Any] = {
     },
 }
 
+COUNTS_EXAMPLE = {
+    "total": 2,
+    "completed": 1,
+    "failed": 0,
+    "succeeded": 1,
+    "errored": 0,
+    "canceled": 0,
+    "expired": 0,
+}
 BATCH_EXAMPLE: dict[str, Any] = {
     "id": BATCH_ID,
     "object": "batch",
     "endpoint": "/v1/systemone",
+    "input_file_id": "file-3b5d0c2e9a7f4e6b8c1d2a3f4e5b6c7d",
     "status": "in_progress",
-    "completion_window": "86400s",
+    "completion_window": "24h",
+    "output_file_id": None,
+    "error_file_id": None,
     "metadata": {"source": "nightly-triage"},
-    "request_counts": {"total": 2, "succeeded": 1, "errored": 0, "canceled": 0, "expired": 0},
+    "request_counts": COUNTS_EXAMPLE,
     "errors": {"object": "list", "data": []},
     "created_at": 1795960800,
     "expires_at": 1796047200,
@@ -79,7 +110,7 @@ BATCH_EXAMPLE: dict[str, Any] = {
 CREATED_EXAMPLE: dict[str, Any] = {
     **BATCH_EXAMPLE,
     "status": "validating",
-    "request_counts": {"total": 2, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0},
+    "request_counts": {**COUNTS_EXAMPLE, "completed": 0, "succeeded": 0},
     "in_progress_at": None,
 }
 
@@ -101,9 +132,12 @@ async def create(
     service: ServiceDep,
     completion_window: Annotated[str | None, Query(description="JSONL uploads only")] = None,
 ) -> dict[str, Any]:
-    """Submit up to 100,000 /v1/systemone requests: a JSON body `{"requests": [{"custom_id",
-    "body"}], "metadata"?, "completion_window"?}`, or a JSONL upload (one `{"custom_id",
-    "body"}` per line, `Content-Type: application/jsonl`)."""
+    """Submit up to 100,000 requests: OpenAI's `{"input_file_id", "endpoint",
+    "completion_window": "24h", "metadata"?}` of a file uploaded with `POST /v1/files`
+    (endpoint `/v1/systemone` or `/v1/chat/completions`; output and error files when it ends),
+    or Dossier's /v1/systemone requests as a JSON body `{"requests": [{"custom_id", "body"}],
+    "metadata"?, "completion_window"?}` or a JSONL upload (one `{"custom_id", "body"}` per line,
+    `Content-Type: application/jsonl`)."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     raw = await request.body()
     # Parsing up to 256 MiB and the COPY of its items are not the event loop's work.
@@ -128,6 +162,8 @@ def _create(
             body = json.loads(raw)
         except ValueError as exc:
             raise Invalid("the body is not valid JSON", code="invalid_json") from exc
+        if isinstance(body, dict) and "input_file_id" in body:
+            return service.create_from_file(tenant, parse_body(BatchFileIn, body))
     return service.create(tenant, parse_body(BatchIn, body))
 
 
@@ -147,11 +183,30 @@ def _jsonl(raw: bytes) -> list[Any]:
     return requests
 
 
-@router.get("", responses={200: _answer({"data": [BATCH_EXAMPLE], "next_cursor": None})})
+LIST_EXAMPLE = {
+    "object": "list",
+    "data": [BATCH_EXAMPLE],
+    "first_id": BATCH_ID,
+    "last_id": BATCH_ID,
+    "has_more": False,
+    "next_cursor": None,
+}
+
+
+@router.get("", responses={200: _answer(LIST_EXAMPLE)})
 def list_batches(
-    tenant: TenantDep, service: ServiceDep, cursor: BatchCursor = None, limit: LimitQuery = 20
+    tenant: TenantDep,
+    service: ServiceDep,
+    after: BatchAfter = None,
+    cursor: BatchCursor = None,
+    limit: LimitQuery = 20,
 ) -> dict[str, Any]:
-    """The tenant's batches, newest first."""
+    """The tenant's batches, newest first: the next page is `after=<last_id>` while
+    `has_more` (OpenAI's), or `cursor=<next_cursor>` while there is one."""
+    if after is not None and cursor is not None:
+        raise Invalid("send after or cursor, not both: they name the same thing", field="after")
+    if after is not None:
+        return service.list(tenant, after, limit, field="after")
     return service.list(tenant, cursor, limit)
 
 

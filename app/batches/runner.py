@@ -15,6 +15,8 @@ from sqlalchemy.orm import Session
 
 from app.batches import repository as repo
 from app.batches.models import BatchItem
+from app.batches.outputs import write_if_done
+from app.batches.schemas import CHAT
 from app.batches.service import now
 from app.cache import get_subject_cache
 from app.db import lead
@@ -24,6 +26,10 @@ from app.decisions.wire import parse_request
 from app.engines.registry import default_engine
 from app.errors import DossierError
 from app.jobs.outbox import JobQueue
+from app.knowledge.chat import ChatService, parse_chat
+from app.knowledge.indexes import knowledge_indexes
+from app.knowledge.service import KnowledgeService
+from app.knowledge.upstream import configured_client
 from app.memory import repository as memory_repo
 from app.memory.service import MemoryService
 from app.models import LedgerLine, Tenant
@@ -47,19 +53,27 @@ def decision_service(session: Session, jobs: JobQueue) -> DecisionService:
     )
 
 
-def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last: int) -> int:
-    """Decide the chunk's pending items and charge them together; returns how many finished.
+def chat_service(session: Session, jobs: JobQueue) -> ChatService:
+    knowledge = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
+    return ChatService(knowledge, configured_client())
 
-    The decisions are made first and charged in one step at the end, so the tenant's row (whose
+
+def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last: int) -> int:
+    """Run the chunk's pending items and charge them; returns how many finished.
+
+    Decisions are made first and charged in one step at the end, so the tenant's row (whose
     credit every chunk of every batch takes from) is locked for moments, not for the chunk: two
-    workers then run one tenant's chunks side by side.
+    workers then run one tenant's chunks side by side. Chat completions are charged as the
+    route charges them, each when its retrieval runs, the credit taken at commit
+    (`app.ledger.service`). Either way the results, the ledger lines and the credit commit
+    together with the items' row locks released, or not at all.
     """
     batch = repo.lock_batch(session, batch_id)
     if batch is None:
         return 0  # deleted
     if batch.status != "in_progress":
         return 0  # cancelling/cancelled/expired: the batch's own transition closed the items
-    tenant_id = batch.tenant_id
+    tenant_id, endpoint = batch.tenant_id, batch.endpoint
     session.commit()  # release the batch row: other chunks of this batch run beside this one
     items = repo.lock_chunk(session, batch_id, first, last)
     if not items:
@@ -68,6 +82,9 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
     if tenant.suspended:
         stop = "deletion_requested" if tenant.status == "deletion_requested" else "tenant_suspended"
         results = [_stopped(stop) for _ in items]
+    elif endpoint == CHAT:
+        chat = chat_service(session, jobs)
+        results = [_complete(session, chat, tenant, item) for item in items]
     else:
         subjects = memory_repo.subject_ids(session, tenant_id, _subjects_of(items))
         service = decision_service(session, jobs)
@@ -118,8 +135,33 @@ def _decide(
         request = parse_request(item.body["body"])
         response = service.decide(tenant, request, charged_by_caller=True, quality=quality)
     except DossierError as exc:
-        return {"type": "errored", "error": {"code": exc.code, "message": exc.message}}
+        return _errored(exc.code, exc.message, exc.status_code)
     return {"type": "succeeded", "response": response}
+
+
+def _complete(
+    session: Session, service: ChatService, tenant: CurrentTenant, item: BatchItem
+) -> dict[str, Any]:
+    """One chat completion in a savepoint of its own: one that fails leaves no ledger line, no
+    turn and no job behind, and the chunk goes on."""
+    savepoint = session.begin_nested()
+    try:
+        response = service.complete(tenant, parse_chat(item.body["body"]))
+    except DossierError as exc:
+        savepoint.rollback()
+        return _errored(exc.code, exc.message, exc.status_code)
+    savepoint.commit()
+    return {"type": "succeeded", "response": response}
+
+
+def _errored(code: str, message: str, status_code: int) -> dict[str, Any]:
+    """An item that failed; `status_code` is what the endpoint would have answered (the error
+    file's line carries it; the JSON form's results do not)."""
+    return {
+        "type": "errored",
+        "error": {"code": code, "message": message},
+        "status_code": status_code,
+    }
 
 
 def _charge(
@@ -163,11 +205,12 @@ def _charge(
 
 def _stopped(code: str) -> dict[str, Any]:
     messages = {
-        "insufficient_credit": "the tenant's credit did not cover this request",
-        "tenant_suspended": "the tenant was suspended before this request",
-        "deletion_requested": "the account's deletion was requested before this request",
+        "insufficient_credit": ("the tenant's credit did not cover this request", 402),
+        "tenant_suspended": ("the tenant was suspended before this request", 403),
+        "deletion_requested": ("the account's deletion was requested before this request", 403),
     }
-    return {"type": "errored", "error": {"code": code, "message": messages[code]}}
+    message, status_code = messages[code]
+    return _errored(code, message, status_code)
 
 
 def _tenant(session: Session, tenant_id: uuid.UUID) -> CurrentTenant:
@@ -176,7 +219,9 @@ def _tenant(session: Session, tenant_id: uuid.UUID) -> CurrentTenant:
 
 
 def finish(session: Session, batch_id: str) -> None:
-    """in_progress → finalizing → completed once no item is pending; cancelling → cancelled."""
+    """in_progress → finalizing → completed once no item is pending; cancelling → cancelled.
+    A batch made from a file gets its output and error files once it has ended and no item is
+    left running (after a cancel or an expiry, when the chunks running then have finished)."""
     batch = repo.lock_batch(session, batch_id)
     if batch is None:
         return
@@ -187,6 +232,7 @@ def finish(session: Session, batch_id: str) -> None:
     elif batch.status == "in_progress" and not repo.pending_left(session, batch_id):
         repo.set_status(session, batch, "finalizing", now())
         repo.set_status(session, batch, "completed", now())
+    write_if_done(session, batch, now())
 
 
 def expire_due(session: Session) -> list[str]:
@@ -201,6 +247,7 @@ def expire_due(session: Session) -> list[str]:
             continue
         repo.close_pending(session, batch_id, "expired")
         repo.set_status(session, batch, "expired", now())
+        write_if_done(session, batch, now())
         expired.append(batch_id)
     return expired
 
@@ -213,7 +260,7 @@ def fail_chunk(
     items = repo.lock_chunk(session, batch_id, first, last)
     finished = now()
     for item in items:
-        item.result = {"type": "errored", "error": {"code": "internal", "message": reason}}
+        item.result = _errored("internal", reason, 500)
         item.status, item.finished_at = "errored", finished
     jobs.add("dossier.decisions.finish_batch", batch_id)
     return len(items)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -61,6 +61,42 @@ class BatchIn(BaseModel):
     @field_validator("completion_window")
     @classmethod
     def _window(cls, value: str | int) -> str | int:
+        window_seconds(value)
+        return value
+
+
+SYSTEMONE = "/v1/systemone"
+CHAT = "/v1/chat/completions"
+ENDPOINTS = (SYSTEMONE, CHAT)
+
+# A batch of a file uploaded with POST /v1/files, as OpenAI's Batch API takes it.
+FILE_EXAMPLE: dict[str, Any] = {
+    "input_file_id": "file-3b5d0c2e9a7f4e6b8c1d2a3f4e5b6c7d",
+    "endpoint": SYSTEMONE,
+    "completion_window": "24h",
+    "metadata": {"source": "nightly-triage"},
+}
+# Lines of such a file: OpenAI's request lines, `url` the batch's endpoint.
+EXAMPLE_FILE_LINES: list[dict[str, Any]] = [
+    {"method": "POST", "url": SYSTEMONE, **request} for request in EXAMPLE_REQUESTS
+]
+
+
+class BatchFileIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [FILE_EXAMPLE]})
+
+    input_file_id: str = Field(min_length=1, max_length=40)
+    endpoint: Literal["/v1/systemone", "/v1/chat/completions"]
+    completion_window: str = Field(
+        default="24h",
+        description='"24h", as OpenAI takes it; Dossier also takes a shorter window ("1h", '
+        '"90s") or a longer one up to "7d"',
+    )
+    metadata: dict[str, str] | None = Field(default=None, max_length=16)
+
+    @field_validator("completion_window")
+    @classmethod
+    def _window(cls, value: str) -> str:
         window_seconds(value)
         return value
 

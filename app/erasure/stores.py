@@ -149,6 +149,11 @@ USER_STORES = {
 TENANT_STORES = {
     "postgres.batches": "SELECT count(*) FROM batches WHERE tenant_id = :tenant",
     "postgres.batch_items (all)": "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant",
+    "postgres.files": "SELECT count(*) FROM files WHERE tenant_id = :tenant",
+    "postgres.file_parts": (
+        "SELECT count(*) FROM file_parts p JOIN files f ON f.id = p.file_id "
+        "WHERE f.tenant_id = :tenant"
+    ),
     "postgres.collections": "SELECT count(*) FROM collections WHERE tenant_id = :tenant",
     "postgres.exports": "SELECT count(*) FROM exports WHERE tenant_id = :tenant",
     "postgres.idempotent_answers (all)": (
@@ -328,6 +333,8 @@ def erase_tenant_rest(session: Session, client: redis.Redis, tenant_id: uuid.UUI
     for sql in (
         "DELETE FROM batches WHERE tenant_id = :tenant",
         "DELETE FROM batch_items WHERE tenant_id = :tenant",
+        # Uploaded batch files and the output files batches wrote; their parts by cascade.
+        "DELETE FROM files WHERE tenant_id = :tenant",
         "DELETE FROM collections WHERE tenant_id = :tenant",
         "DELETE FROM documents WHERE tenant_id = :tenant",
         "DELETE FROM knowledge_settings WHERE tenant_id = :tenant",
@@ -393,6 +400,13 @@ TEXT_SCANS = {
     "postgres.batch_items.body_and_result": (
         "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant "
         "AND (strpos(body::text, :needle) > 0 OR strpos(coalesce(result::text, ''), :needle) > 0)"
+    ),
+    # Files are the client's documents (uploads) and what batches answered (outputs): erasing
+    # a subject or an end-user does not rewrite them, so an erased text still in one is named
+    # here for the operator to delete the file.
+    "postgres.file_parts.data": (
+        "SELECT count(*) FROM file_parts p JOIN files f ON f.id = p.file_id "
+        "WHERE f.tenant_id = :tenant AND position(convert_to(:needle, 'UTF8') IN p.data) > 0"
     ),
     "postgres.learning_requests.state": (
         "SELECT count(*) FROM learning_requests WHERE tenant_id = :tenant "

@@ -4,7 +4,6 @@ collections and documents, and chat completions. Validate, authorise, hand over.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
@@ -47,7 +46,7 @@ from app.knowledge.schemas import (
     UserErased,
 )
 from app.knowledge.service import KnowledgeService
-from app.knowledge.upstream import ChatClient
+from app.knowledge.upstream import ChatClient, configured_client
 from app.memory.schemas import parse_body
 from app.pagination import CursorQuery
 from app.raw_bodies import documented_by
@@ -81,15 +80,9 @@ def _collections(uow: UowDep) -> CollectionService:
     return CollectionService(uow.session, uow.jobs, get_settings(), knowledge_indexes())
 
 
-@lru_cache
-def _configured_client() -> ChatClient | None:
-    settings = get_settings()
-    return ChatClient.from_settings(settings) if settings.chat_url else None
-
-
 def get_chat_client() -> ChatClient | None:
     """The upstream chat endpoint, or None for the embedded answerer (tests override this)."""
-    return _configured_client()
+    return configured_client()
 
 
 KnowledgeDep = Annotated[KnowledgeService, Depends(_knowledge)]

@@ -8,12 +8,13 @@ key. Tests inject an `httpx` transport (MockTransport) or point it at a local se
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import httpx
 
 from app.errors import UpstreamFailed, UpstreamTimeout
-from app.settings import Settings
+from app.settings import Settings, get_settings
 
 MAX_MESSAGE = 200
 
@@ -83,6 +84,14 @@ class ChatClient:
 
     def close(self) -> None:
         self._client.close()
+
+
+@lru_cache
+def configured_client() -> ChatClient | None:
+    """The chat endpoint of `DOSSIER_CHAT_URL`, one per process; None: the embedded answerer.
+    Chat completions use it through the API and in batches on the workers alike."""
+    settings = get_settings()
+    return ChatClient.from_settings(settings) if settings.chat_url else None
 
 
 def content_of(data: dict[str, Any]) -> str:

@@ -239,6 +239,58 @@ def test_a_batch_is_watched_to_completed_and_its_results_downloaded(
     assert {json.loads(line)["result"]["type"] for line in results} == {"succeeded"}
 
 
+def test_a_batch_of_openais_api_shows_its_endpoint_and_files(
+    page, client, tenant, worker: Services
+):
+    lines = [
+        {
+            "custom_id": f"q-{n}",
+            "method": "POST",
+            "url": "/v1/chat/completions",
+            "body": {"model": "dossier", "messages": [{"role": "user", "content": f"Hi {n}"}]},
+        }
+        for n in range(3)
+    ]
+    lines.append(
+        {**lines[0], "custom_id": "q-bad", "body": {**lines[0]["body"], "collection": "none"}}
+    )
+    content = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    file = client.post(
+        "/v1/files",
+        files={"file": ("questions.jsonl", content)},
+        data={"purpose": "batch"},
+        headers=tenant.headers,
+    ).json()
+    batch = api(
+        client,
+        tenant,
+        "POST",
+        "/v1/batches",
+        json={
+            "input_file_id": file["id"],
+            "endpoint": "/v1/chat/completions",
+            "completion_window": "24h",
+        },
+    )
+    sign_in(page, tenant)
+    go(page, "Batches")
+    row = page.locator(f'tr[data-batch="{batch["id"]}"]')
+    expect(row.locator(".endpoint")).to_have_text("/v1/chat/completions")
+    expect(row.locator(".input-file")).to_contain_text(file["id"])
+    expect(row.locator(".badge")).to_have_text("completed", timeout=TIMEOUT_MS)
+    expect(row.get_by_role("button", name="Error file")).to_be_visible()
+    shot(page, "08b-openai-batch-completed")
+    with page.expect_download() as download:
+        row.get_by_role("button", name="Output file").click()
+    assert download.value.suggested_filename == f"{batch['id']}_output.jsonl"
+    output = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
+    assert sorted(line["custom_id"] for line in output) == ["q-0", "q-1", "q-2"]
+    with page.expect_download() as download:
+        row.get_by_role("button", name="Error file").click()
+    (error,) = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
+    assert error["custom_id"] == "q-bad" and error["response"]["status_code"] == 422
+
+
 def test_knowledge_switch_facts_and_a_users_graph(page, client, tenant):
     sign_in(page, tenant)
     go(page, "Settings")

@@ -67,6 +67,8 @@ def test_a_batch_runs_to_completed_with_every_time_and_result(client, tenant, wo
     assert done["status"] == "completed"
     assert done["request_counts"] == {
         "total": 5,
+        "completed": 5,
+        "failed": 0,
         "succeeded": 5,
         "errored": 0,
         "canceled": 0,

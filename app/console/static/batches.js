@@ -1,5 +1,6 @@
 // Batches: the list with live progress, results as a download, cancel and delete, and a JSONL
-// upload to start one.
+// upload to start one. Batches made with OpenAI's Batch API (from an uploaded file) show their
+// endpoint and files, and their output and error files download from here too.
 
 import {
   action,
@@ -68,7 +69,16 @@ export async function batchesView(root, ctx) {
     parts.element = h(
       "tr",
       { dataset: { batch: batch.id } },
-      h("td", {}, h("code", {}, batch.id), h("small", { class: "muted block" }, when(batch.created_at))),
+      h(
+        "td",
+        {},
+        h("code", {}, batch.id),
+        h("small", { class: "muted block endpoint" }, batch.endpoint),
+        batch.input_file_id
+          ? h("small", { class: "muted block input-file" }, "from ", h("code", {}, batch.input_file_id))
+          : null,
+        h("small", { class: "muted block" }, when(batch.created_at)),
+      ),
       parts.status,
       h("td", { class: "progress-cell" }, parts.progress, parts.label),
       parts.counts,
@@ -91,9 +101,11 @@ export async function batchesView(root, ctx) {
       counts.canceled ? ` · ${counts.canceled} canceled` : null,
       counts.expired ? ` · ${counts.expired} expired` : null,
     );
-    if (parts.shownStatus === batch.status) return;
+    // A file batch's files are written when it ends, sometimes a moment after its status.
+    const shown = `${batch.status} ${batch.output_file_id} ${batch.error_file_id}`;
+    if (parts.shownStatus === shown) return;
     // Buttons are rebuilt only when the status moves, so one being pressed is not replaced.
-    parts.shownStatus = batch.status;
+    parts.shownStatus = shown;
     const errors = (batch.errors && batch.errors.data) || [];
     fill(
       parts.status,
@@ -107,6 +119,18 @@ export async function batchesView(root, ctx) {
         { class: "row-actions" },
         done > 0 || FINAL.has(batch.status)
           ? action("Results", () => download(batch), { class: "small", "aria-label": `Download results of ${batch.id}` })
+          : null,
+        batch.output_file_id
+          ? action("Output file", () => downloadFile(batch.output_file_id, `${batch.id}_output.jsonl`), {
+              class: "small",
+              "aria-label": `Download the output file of ${batch.id}`,
+            })
+          : null,
+        batch.error_file_id
+          ? action("Error file", () => downloadFile(batch.error_file_id, `${batch.id}_error.jsonl`), {
+              class: "small",
+              "aria-label": `Download the error file of ${batch.id}`,
+            })
           : null,
         RUNNING.has(batch.status)
           ? action(
@@ -209,8 +233,15 @@ export async function batchesView(root, ctx) {
   }
 
   async function download(batch) {
-    const blob = await apiBlob(`/v1/batches/${encodeURIComponent(batch.id)}/results`);
-    const link = h("a", { href: URL.createObjectURL(blob), download: `${batch.id}-results.jsonl` });
+    save(await apiBlob(`/v1/batches/${encodeURIComponent(batch.id)}/results`), `${batch.id}-results.jsonl`);
+  }
+
+  async function downloadFile(fileId, name) {
+    save(await apiBlob(`/v1/files/${encodeURIComponent(fileId)}/content`), name);
+  }
+
+  function save(blob, name) {
+    const link = h("a", { href: URL.createObjectURL(blob), download: name });
     document.body.append(link);
     link.click();
     link.remove();
@@ -254,7 +285,12 @@ export async function batchesView(root, ctx) {
   await refresh();
   root.append(
     h("h1", {}, "Batches"),
-    h("p", { class: "lead" }, "Decisions run in bulk by the workers. Progress updates by itself while a batch runs."),
+    h(
+      "p",
+      { class: "lead" },
+      "Decisions and chat completions run in bulk by the workers. Progress updates by itself while a batch runs. " +
+        "Batches sent with OpenAI's client (a file and an endpoint) show their files here too.",
+    ),
     section("New batch", upload),
     section("Batches", listArea, more),
   );
