@@ -19,7 +19,7 @@ from fastapi.routing import APIRoute
 from app.db import UnitOfWork
 from app.errors import Invalid, NotFound, Unauthorized
 from app.idempotency import service as idempotency
-from app.idempotency.claims import HEADER, Claim, checked_key, fingerprint, subject_of
+from app.idempotency.claims import HEADER, KeyedRequest, checked_key
 from app.lookonly import refuse_look_only_fields
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant, authenticate
@@ -27,6 +27,8 @@ from app.tenants.service import CurrentTenant, authenticate
 T = TypeVar("T")
 
 _current_unit: ContextVar[UnitOfWork | None] = ContextVar("dossier_unit_of_work", default=None)
+_keyed: ContextVar[KeyedRequest | None] = ContextVar("dossier_idempotency_key", default=None)
+"""The request's `Idempotency-Key`, if it sent one (`Idempotent`), for its unit of work."""
 
 
 async def _unit_of_work() -> AsyncIterator[UnitOfWork]:
@@ -55,8 +57,9 @@ def _finish(unit: UnitOfWork | None, work: Callable[[], T]) -> T:
 
     A request that names an `Idempotency-Key` claims it in the unit before the work and stores
     its answer in the unit after it, so both commit with the work or neither does."""
-    claim = _claim.get() if unit is not None else None
+    keyed = _keyed.get() if unit is not None else None
     try:
+        claim = keyed.claim() if keyed is not None else None
         if claim is not None and unit is not None:
             kept = timedelta(hours=get_settings().idempotency_hours)
             idempotency.claim_or_replay(unit.session, claim, kept)
@@ -95,27 +98,33 @@ class UnitOfWorkRoute(APIRoute):
         super().__init__(path, endpoint, **kwargs)
 
 
-def _bearer(request: Request) -> str:
-    header = request.headers.get("authorization", "")
+def bearer_token(header: str) -> str:
+    """The API key of an `Authorization: Bearer <key>` header (the API's and `/mcp`'s)."""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("send 'Authorization: Bearer <api key>'")
     return token.strip()
 
 
-def _current_tenant(request: Request) -> CurrentTenant:
+def tenant_for_key(api_key: str) -> CurrentTenant:
     """Authenticate in a short unit of its own: its connection goes back to the pool at once,
     and the request's unit starts only when the route's thread begins its work."""
     unit = UnitOfWork(bounded=True)
     try:
-        return authenticate(unit.session, _bearer(request))
+        return authenticate(unit.session, api_key)
     finally:
         unit.abort()
 
 
-TenantDep = Annotated[CurrentTenant, Depends(_current_tenant)]
+def _bearer(request: Request) -> str:
+    return bearer_token(request.headers.get("authorization", ""))
 
-_claim: ContextVar[Claim | None] = ContextVar("dossier_idempotency_claim", default=None)
+
+def _current_tenant(request: Request) -> CurrentTenant:
+    return tenant_for_key(_bearer(request))
+
+
+TenantDep = Annotated[CurrentTenant, Depends(_current_tenant)]
 
 
 async def _idempotency_key(
@@ -136,19 +145,18 @@ async def _idempotency_key(
     takes (`_finish`)."""
     if key is None:
         return
-    body = await request.body()
-    content_type = request.headers.get("content-type", "")
     route = request.scope.get("route")
-    _claim.set(
-        Claim(
+    _keyed.set(
+        KeyedRequest(
             tenant_id=tenant.id,
             key=checked_key(key),
-            fingerprint=fingerprint(
-                request.method, request.url.path, request.url.query, content_type, body
-            ),
+            method=request.method,
+            path=request.url.path,
+            query=request.url.query,
+            content_type=request.headers.get("content-type", ""),
+            body=await request.body(),
             route=getattr(route, "path", request.url.path),
             status_code=getattr(route, "status_code", None) or 200,
-            subject=subject_of(body, content_type),
             end_user=request.path_params.get("user"),
         )
     )

@@ -74,10 +74,13 @@ def request(session: Session, tenant: CurrentTenant, confirm: str) -> AccountDel
 def withdraw(session: Session, tenant: CurrentTenant) -> AccountDeletion:
     """Keep the account: the request ends, and the account is active again unless an operator
     suspended it."""
-    row = get_tenant(session, tenant.id, lock=True)
+    # The request's row first, then the tenant's: the sweep and the operator take them in this
+    # order too, so a withdrawal at the end of the grace period cannot deadlock with them (it
+    # waits for a sweep already starting the erasure, then finds nothing pending).
     deletion = repo.pending(session, tenant.id, lock=True)
     if deletion is None:
         raise NotFound("this account has no pending deletion request", code="no_pending_deletion")
+    row = get_tenant(session, tenant.id, lock=True)
     deletion.status, deletion.withdrawn_at = "withdrawn", datetime.now(UTC)
     if row.status == "deletion_requested":
         row.status = "active"

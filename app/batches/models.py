@@ -60,6 +60,7 @@ class BatchItem(Base):
         UniqueConstraint("batch_id", "line"),
         Index(None, "batch_id", "status"),
         Index(None, "tenant_id", "subject"),
+        Index("ix_batch_items_tenant_id_end_user", "tenant_id", "end_user"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
@@ -68,6 +69,8 @@ class BatchItem(Base):
     line: Mapped[int] = mapped_column(Integer)
     custom_id: Mapped[str | None] = mapped_column(Text)
     subject: Mapped[str | None] = mapped_column(String(36))
+    end_user: Mapped[str | None] = mapped_column(String(200))
+    """The end-user a chat-completion request names (`user`): erasing them takes the item."""
     body: Mapped[Any] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)

@@ -27,13 +27,15 @@ def copy_items(
     with (
         raw.cursor() as cursor,
         cursor.copy(
-            "COPY batch_items (batch_id, tenant_id, line, custom_id, subject, body) FROM STDIN"
+            "COPY batch_items (batch_id, tenant_id, line, custom_id, subject, end_user, body) "
+            "FROM STDIN"
         ) as copy,
     ):
         for line, request in enumerate(requests, start=1):
             custom_id = request.get("custom_id") if isinstance(request, dict) else None
             body = request.get("body") if isinstance(request, dict) else None
             subject = body.get("subject") if isinstance(body, dict) else None
+            user = body.get("user") if isinstance(body, dict) else None
             copy.write_row(
                 (
                     batch_id,
@@ -41,6 +43,7 @@ def copy_items(
                     line,
                     custom_id if isinstance(custom_id, str) else None,
                     subject if isinstance(subject, str) and len(subject) <= 36 else None,
+                    user if isinstance(user, str) and len(user) <= 200 else None,
                     json.dumps(request),
                 )
             )
@@ -108,6 +111,23 @@ def close_pending(session: Session, batch_id: str, status: str) -> int:
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 
+def subjects_in_range(session: Session, batch_id: str, first: int, last: int) -> list[str]:
+    """The subjects the range's pending items name, read without locking them."""
+    return list(
+        session.scalars(
+            select(BatchItem.subject)
+            .where(
+                BatchItem.batch_id == batch_id,
+                BatchItem.line.between(first, last),
+                BatchItem.status == OPEN_ITEM,
+                BatchItem.subject.is_not(None),
+            )
+            .distinct()
+            .order_by(BatchItem.subject)
+        )
+    )
+
+
 def lock_chunk(session: Session, batch_id: str, first: int, last: int) -> list[BatchItem]:
     """The chunk's pending items, locked: a second run of the same chunk (a redelivered task)
     skips what the first holds and, after it commits, finds them no longer pending."""
@@ -157,6 +177,18 @@ def delete_subject_items(session: Session, tenant_id: uuid.UUID, subject: str) -
     unlocked = (
         select(BatchItem.id)
         .where(BatchItem.tenant_id == tenant_id, BatchItem.subject == subject)
+        .with_for_update(skip_locked=True)
+    )
+    result = session.execute(delete(BatchItem).where(BatchItem.id.in_(unlocked)))
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def delete_end_user_items(session: Session, tenant_id: uuid.UUID, end_user: str) -> int:
+    """Delete the chat requests (and answers) naming the end-user in this tenant's batches, all
+    but those a running chunk has locked (without waiting for it)."""
+    unlocked = (
+        select(BatchItem.id)
+        .where(BatchItem.tenant_id == tenant_id, BatchItem.end_user == end_user)
         .with_for_update(skip_locked=True)
     )
     result = session.execute(delete(BatchItem).where(BatchItem.id.in_(unlocked)))

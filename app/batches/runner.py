@@ -75,6 +75,10 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
         return 0  # cancelling/cancelled/expired: the batch's own transition closed the items
     tenant_id, endpoint = batch.tenant_id, batch.endpoint
     session.commit()  # release the batch row: other chunks of this batch run beside this one
+    # The subjects as they are before the items are locked: a delete that commits after this
+    # either took the (then unlocked) items itself or shows here as a subject gone.
+    names = repo.subjects_in_range(session, batch_id, first, last)
+    subjects = memory_repo.subject_ids(session, tenant_id, names)
     items = repo.lock_chunk(session, batch_id, first, last)
     if not items:
         return 0
@@ -82,11 +86,11 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
     if tenant.suspended:
         stop = "deletion_requested" if tenant.status == "deletion_requested" else "tenant_suspended"
         results = [_stopped(stop) for _ in items]
+        items, results = _without_deleted_subjects(session, tenant_id, subjects, items, results)
     elif endpoint == CHAT:
         chat = chat_service(session, jobs)
         results = [_complete(session, chat, tenant, item) for item in items]
     else:
-        subjects = memory_repo.subject_ids(session, tenant_id, _subjects_of(items))
         service = decision_service(session, jobs)
         quality = tenant_quality(session, tenant.id)
         results = [_decide(service, tenant, item, quality) for item in items]
@@ -97,10 +101,6 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
         item.result, item.status, item.finished_at = result, result["type"], finished
     jobs.add("dossier.decisions.finish_batch", batch_id)
     return len(items)
-
-
-def _subjects_of(items: list[BatchItem]) -> list[str]:
-    return sorted({item.subject for item in items if item.subject is not None})
 
 
 def _without_deleted_subjects(

@@ -18,8 +18,8 @@ KEY_ENV = "DOSSIER_API_KEY"
 
 
 def run_mcp(_: argparse.Namespace) -> None:
+    from app.deps import tenant_for_key
     from app.errors import DossierError
-    from app.mcp.auth import tenant_for_key
     from app.mcp.server import build_server
 
     api_key = os.environ.get(KEY_ENV, "").strip()

@@ -141,6 +141,9 @@ USER_STORES = {
     "postgres.history_imports": (
         "SELECT count(*) FROM history_imports WHERE end_user_id IN :users"
     ),
+    "postgres.batch_items (chat requests of the end-users)": (
+        "SELECT count(*) FROM batch_items WHERE tenant_id = :tenant AND end_user IN :user_names"
+    ),
     "postgres.idempotent_answers (stored answers about the end-users)": (
         "SELECT count(*) FROM idempotent_answers "
         "WHERE tenant_id = :tenant AND end_user IN :user_names"
@@ -307,12 +310,16 @@ def erase_chunk(session: Session, client: redis.Redis, targets: Targets, size: i
         )
     ]
     if users:
-        session.execute(
-            text(
-                "DELETE FROM idempotent_answers WHERE tenant_id = :tenant AND end_user IN :names"
-            ).bindparams(bindparam("names", expanding=True)),
-            {"tenant": targets.tenant_id, "names": [n for pk, n in targets.users if pk in users]},
-        )
+        for table in ("idempotent_answers", "batch_items"):
+            session.execute(
+                text(
+                    f"DELETE FROM {table} WHERE tenant_id = :tenant AND end_user IN :names"
+                ).bindparams(bindparam("names", expanding=True)),
+                {
+                    "tenant": targets.tenant_id,
+                    "names": [n for pk, n in targets.users if pk in users],
+                },
+            )
         session.execute(
             text("DELETE FROM end_users WHERE id IN :ids").bindparams(
                 bindparam("ids", expanding=True)

@@ -43,6 +43,7 @@ class FileService:
     def upload(
         self, tenant: CurrentTenant, purpose: str, filename: str, source: IO[bytes], size: int
     ) -> dict[str, Any]:
+        tenant.ensure_active("files")
         if purpose not in PURPOSES:
             raise Invalid(
                 f"purpose '{purpose}' is not one Dossier takes: upload files with purpose 'batch'",
@@ -142,34 +143,24 @@ def check_jsonl(chunks: Iterable[bytes]) -> int:
 
 def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
     """The lines of a byte stream, without their line ends; a final line end ends the last line
-    rather than starting an empty one."""
-    rest = b""
+    rather than starting an empty one. Linear in the stream: each chunk is searched once, so a
+    long line (or none at all) costs no more than its bytes."""
+    pending = bytearray()
     for chunk in chunks:
-        rest += chunk
-        *whole, rest = rest.split(b"\n")
-        for line in whole:
-            yield line.removesuffix(b"\r")
-    if rest:
-        yield rest.removesuffix(b"\r")
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            pending += chunk[start:end]
+            yield bytes(pending).removesuffix(b"\r")
+            pending.clear()
+            start = end + 1
+        pending += chunk[start:]
+    if pending:
+        yield bytes(pending).removesuffix(b"\r")
 
 
 def lines_of(session: Session, file_id: str) -> Iterator[bytes]:
     """A stored file's lines, read part by part in the caller's transaction."""
     return split_lines(repo.parts(session, file_id))
-
-
-def write_file(
-    session: Session, tenant: CurrentTenant, purpose: str, filename: str, lines: Iterable[bytes]
-) -> File:
-    """A file written by Dossier (a batch's output or error file), one line per item."""
-    file = repo.new_file(session, tenant.id, purpose, filename)
-    writer = repo.PartWriter(session, file.id)
-    count = 0
-    for line in lines:
-        writer.write(line + b"\n")
-        count += 1
-    file.bytes, file.lines = writer.close(), count
-    return file
 
 
 def content(file_id: str, size: int) -> Iterator[bytes]:

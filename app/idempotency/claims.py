@@ -20,6 +20,9 @@ from app.errors import Invalid
 HEADER = "Idempotency-Key"
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")
 """Visible ASCII, 1–255 characters: what clients send (UUIDs, `retry-…` ids)."""
+CANONICAL_BYTES = 1 << 20
+"""JSON bodies up to this size are compared as parsed; a larger one (a batch of thousands of
+requests, which a client retries by sending the same bytes) by its bytes."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,36 @@ class Claim:
     status_code: int
     subject: str | None
     end_user: str | None
+
+
+@dataclass(frozen=True)
+class KeyedRequest:
+    """A request that sent an idempotency key, as received: its claim is made from it later,
+    off the event loop (reading a large body into a fingerprint takes a while)."""
+
+    tenant_id: uuid.UUID
+    key: str
+    method: str
+    path: str
+    query: str
+    content_type: str
+    body: bytes
+    route: str
+    status_code: int
+    end_user: str | None
+
+    def claim(self) -> Claim:
+        return Claim(
+            tenant_id=self.tenant_id,
+            key=self.key,
+            fingerprint=fingerprint(
+                self.method, self.path, self.query, self.content_type, self.body
+            ),
+            route=self.route,
+            status_code=self.status_code,
+            subject=subject_of(self.body, self.content_type),
+            end_user=self.end_user,
+        )
 
 
 def checked_key(raw: str) -> str:
@@ -55,15 +88,17 @@ def fingerprint(method: str, path: str, query: str, content_type: str, body: byt
 
 
 def subject_of(body: bytes, content_type: str) -> str | None:
-    """The `subject` a JSON body names, if any: the answer stored for it may quote its lines."""
-    parsed = _json(body) if _media_type(content_type) == "application/json" else None
+    """The `subject` a JSON body names, if any: the answer stored for it may quote its lines.
+    (The bodies that name one are small; a large body, a batch, is not read for it.)"""
+    small_json = _media_type(content_type) == "application/json" and len(body) <= CANONICAL_BYTES
+    parsed = _json(body) if small_json else None
     subject = parsed.get("subject") if isinstance(parsed, dict) else None
     return subject if isinstance(subject, str) else None
 
 
 def _body_form(content_type: str, body: bytes) -> bytes:
     media = _media_type(content_type)
-    if media == "application/json":
+    if media == "application/json" and len(body) <= CANONICAL_BYTES:
         parsed = _json(body)
         if parsed is not None:
             return json.dumps(parsed, sort_keys=True, separators=(",", ":")).encode()

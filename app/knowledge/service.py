@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
+from app.batches import repository as batch_items
 from app.embeddings import current_embedder
 from app.embeddings.storage import vectors_for_write
 from app.errors import Conflict, DossierError, Invalid, NotFound, ServiceUnavailable
@@ -592,17 +593,24 @@ class KnowledgeService:
 
     def erase_user(self, tenant: CurrentTenant, user_name: str) -> UserErased:
         """Erase every fact of the user at once and for good: rows, pending extraction, cached
-        indexes. Synchronous: when this returns, nothing of theirs is left to find."""
+        indexes, their chat requests in batches. Synchronous: when this returns, nothing of
+        theirs is left to find (but for a batch chunk running their request at this moment,
+        which the next erasure or the batch's deletion takes)."""
         user = repo.lock_user(self.session, tenant.id, user_name, create=False)
-        counts = {"facts": 0, "pending_turns": 0, "cache_keys": 0}
+        counts = {"facts": 0, "pending_turns": 0, "cache_keys": 0, "batch_items": 0}
         if user is not None:
             counts.update(repo.count_user_rows(self.session, user.id))
             repo.delete_user(self.session, user.id)
-            idempotent_answers.forget_end_user(self.session, tenant.id, user_name)
             counts["cache_keys"] = self._drop_caches(user_prefix(str(tenant.id), user.id))
             # A reader that built an index from the rows before this commit could cache it
             # after the drop above: drop once more once the deletion has committed.
             self.jobs.add(ERASE_CACHES_TASK, str(tenant.id), user.id)
+        # Held under the user's id whether or not they have facts: what a retried write
+        # answered, and their chat requests and answers in batches.
+        idempotent_answers.forget_end_user(self.session, tenant.id, user_name)
+        counts["batch_items"] = batch_items.delete_end_user_items(
+            self.session, tenant.id, user_name
+        )
         ledger = charge(
             self.session,
             tenant,

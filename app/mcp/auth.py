@@ -13,9 +13,9 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.db import UnitOfWork
+from app.deps import bearer_token, tenant_for_key
 from app.errors import DossierError, Unauthorized
-from app.tenants.service import CurrentTenant, authenticate
+from app.tenants.service import CurrentTenant
 
 TENANT_STATE = "dossier_tenant"
 """Key in the request's state (`scope["state"]`) of the authenticated tenant."""
@@ -57,20 +57,7 @@ def tenant_of(request: Request | None) -> CurrentTenant:
 
 def _bearer(scope: Scope) -> str:
     header = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
-    scheme, _, token = header.decode("latin-1").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("send 'Authorization: Bearer <api key>'")
-    return token.strip()
-
-
-def tenant_for_key(api_key: str) -> CurrentTenant:
-    """The key's tenant, read in a short unit of its own like the API's `_current_tenant`: its
-    connection goes back to the pool before the call's own unit starts."""
-    unit = UnitOfWork(bounded=True)
-    try:
-        return authenticate(unit.session, api_key)
-    finally:
-        unit.abort()
+    return bearer_token(header.decode("latin-1"))
 
 
 def _challenge(exc: DossierError) -> list[tuple[bytes, bytes]]:

@@ -4,6 +4,7 @@ never held fact or document text in the first place."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 import zlib
@@ -123,8 +124,55 @@ def test_erasing_an_unknown_user_is_a_no_op_that_still_answers(
 ) -> None:
     response = client.delete("/v1/users/nobody-here", headers=tenant.headers)
     assert response.status_code == 200
-    assert response.json()["deleted"] == {"facts": 0, "pending_turns": 0, "cache_keys": 0}
+    assert response.json()["deleted"] == {
+        "facts": 0,
+        "pending_turns": 0,
+        "cache_keys": 0,
+        "batch_items": 0,
+    }
     refused = client.request(
         "DELETE", "/v1/users/nobody-here", json={"preview": True}, headers=tenant.headers
     )
     assert refused.status_code == 422
+
+
+def test_erasing_an_end_user_takes_their_chat_requests_out_of_batches(
+    client: TestClient, tenant: Tenant, services: Services
+) -> None:
+    requests = [
+        {
+            "custom_id": f"c{i}",
+            "method": "POST",
+            "url": "/v1/chat/completions",
+            "body": {
+                "model": "m",
+                "messages": [{"role": "user", "content": f"Question {i}"}],
+                "user": "gone-user" if i % 2 == 0 else "kept-user",
+            },
+        }
+        for i in range(4)
+    ]
+    content = "".join(json.dumps(request) + "\n" for request in requests).encode()
+    uploaded = client.post(
+        "/v1/files",
+        files={"file": ("chat.jsonl", content, "application/jsonl")},
+        data={"purpose": "batch"},
+        headers=tenant.headers,
+    )
+    assert uploaded.status_code == 201, uploaded.text
+    created = client.post(
+        "/v1/batches",
+        json={
+            "input_file_id": uploaded.json()["id"],
+            "endpoint": "/v1/chat/completions",
+            "completion_window": "24h",
+        },
+        headers=tenant.headers,
+    )
+    assert created.status_code == 201, created.text
+
+    erased = client.delete("/v1/users/gone-user", headers=tenant.headers)
+    assert erased.status_code == 200
+    assert erased.json()["deleted"]["batch_items"] == 2
+    assert "batch_items" not in rows_holding(services.database_url, "gone-user")
+    assert rows_holding(services.database_url, "kept-user")["batch_items"] == 2
