@@ -19,6 +19,14 @@ from app.embeddings.base import Matrix
 _MAGIC = b"DVE2"
 _HEADER = 512
 
+SHORTLIST_FROM = 2_000
+"""From this many lines, the most similar are found in two steps: a shortlist by the first
+`PREFIX_DIMS` dimensions, then exact cosines of the shortlist. The packaged model's dimensions
+come out of a PCA, largest variance first, so the prefix ranks nearly as the whole vector does;
+reading a quarter of the matrix is what makes it fast (the full product is memory-bound)."""
+PREFIX_DIMS = 64
+SHORTLIST = 256
+
 
 class CorruptVectors(ValueError):
     """Serialised bytes that are not vectors of this format."""
@@ -27,12 +35,16 @@ class CorruptVectors(ValueError):
 class LineVectors:
     """One unit-norm row per line (a missing line's row is zero, and `absent` marks it)."""
 
-    __slots__ = ("matrix", "absent", "model")
+    __slots__ = ("matrix", "absent", "model", "prefix")
 
     def __init__(self, matrix: Matrix, absent: npt.NDArray[np.bool_], model: str) -> None:
         self.matrix = matrix
         self.absent = absent
         self.model = model
+        two_steps = len(matrix) >= SHORTLIST_FROM and matrix.shape[1] > PREFIX_DIMS
+        self.prefix: Matrix | None = (
+            np.ascontiguousarray(matrix[:, :PREFIX_DIMS]) if two_steps else None
+        )
 
     @property
     def missing(self) -> int:
@@ -44,7 +56,8 @@ class LineVectors:
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes + self.absent.nbytes)
+        prefix = self.prefix.nbytes if self.prefix is not None else 0
+        return int(self.matrix.nbytes + self.absent.nbytes + prefix)
 
     @classmethod
     def from_stored(
@@ -63,6 +76,27 @@ class LineVectors:
     def similarities(self, query: Matrix) -> Matrix:
         """Cosine of every line with the query vector (both unit-norm; a missing line 0)."""
         return self.matrix @ query
+
+    def nearest(self, query: Matrix, most: int) -> tuple[npt.NDArray[np.intp], Matrix]:
+        """The `most` lines most similar to the query and their cosines (in no order).
+
+        Exact below `SHORTLIST_FROM` lines; from there, the exact cosines of a shortlist made
+        by the first `PREFIX_DIMS` dimensions (ops/bench/recall.py measures both)."""
+        if len(self.matrix) <= most:
+            return np.arange(len(self.matrix)), self.matrix @ query
+        if self.prefix is None:
+            cosines = self.matrix @ query
+            top = np.argpartition(-cosines, most)[:most]
+            return top, cosines[top]
+        coarse = self.prefix @ query[:PREFIX_DIMS]
+        shortlist = np.argpartition(-coarse, SHORTLIST)[:SHORTLIST]
+        exact = self.matrix[shortlist] @ query
+        keep = np.argpartition(-exact, most)[:most]
+        return shortlist[keep], exact[keep]
+
+    def similarity(self, lines: Sequence[int], query: Matrix) -> Matrix:
+        """The cosines of these lines with the query."""
+        return self.matrix[np.asarray(lines, dtype=np.intp)] @ query
 
     def to_bytes(self) -> bytes:
         """A small text header, then the float16 rows and the missing marks as they are:

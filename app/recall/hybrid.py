@@ -37,8 +37,6 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-import numpy as np
-
 from app.embeddings.base import Matrix
 from app.embeddings.vectors import LineVectors
 from app.recall.index import RecallIndex
@@ -82,15 +80,14 @@ def candidate_options(options: RecallOptions) -> RecallOptions:
 def cosines(meaning: Meaning, lexical: Iterable[int], most: int = CANDIDATES) -> dict[int, float]:
     """The cosine of each candidate with the query: the `most` most similar lines above the
     floor, and the lexical candidates whatever their similarity."""
-    similarities = meaning.vectors.similarities(meaning.query)
-    if len(similarities) > most:
-        top = np.argpartition(-similarities, most)[:most]
-    else:
-        top = np.arange(len(similarities))
-    top = top[similarities[top] > SEMANTIC_FLOOR]
-    found = dict(zip(top.tolist(), similarities[top].tolist(), strict=True))
+    top, similar = meaning.vectors.nearest(meaning.query, most)
+    above = similar > SEMANTIC_FLOOR
+    found = dict(zip(top[above].tolist(), similar[above].tolist(), strict=True))
     rest = [line_no for line_no in lexical if line_no not in found]
-    found.update(zip(rest, similarities[rest].tolist(), strict=True))
+    if rest:
+        found.update(
+            zip(rest, meaning.vectors.similarity(rest, meaning.query).tolist(), strict=True)
+        )
     return found
 
 

@@ -124,3 +124,28 @@ def test_select_keeps_min_share_and_top_k() -> None:
     assert [key for key, _ in kept] == [0, 1]
     assert [key for key, _ in select(fused, top_k=6, min_share=0.2)] == [0, 1, 3]
     assert select({0: Fused(0.0, 0.0)}, top_k=6, min_share=0.2) == []
+
+
+def test_nearest_lines_are_exact_below_the_shortlist_size_and_found_above_it() -> None:
+    import numpy as np
+
+    from app.embeddings.vectors import SHORTLIST_FROM, LineVectors
+
+    rng = np.random.default_rng(7)
+    # Variance falling along the dimensions, as the packaged model's PCA leaves it.
+    scale = np.linspace(2.0, 0.1, 256, dtype=np.float32)
+    for rows in (SHORTLIST_FROM - 1, 3 * SHORTLIST_FROM):
+        matrix = rng.standard_normal((rows, 256)).astype(np.float32) * scale
+        matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+        vectors = LineVectors(matrix, np.zeros(rows, dtype=np.bool_), "m")
+        assert (vectors.prefix is None) == (rows < SHORTLIST_FROM)
+        for target in (0, rows // 2, rows - 1):
+            query = matrix[target] + 0.05 * rng.standard_normal(256).astype(np.float32)
+            query /= np.linalg.norm(query)
+            top, cosines = vectors.nearest(query, 10)
+            exact = matrix @ query
+            assert np.allclose(cosines, exact[top], atol=1e-5)  # exact cosines of what it finds
+            assert target in set(top.tolist())
+            best = set(np.argsort(-exact)[:10].tolist())
+            found = len(best & set(top.tolist()))
+            assert found == 10 if vectors.prefix is None else found >= 8
