@@ -63,11 +63,6 @@ class Invalid(DossierError):
     code = "invalid"
 
 
-class RateLimited(DossierError):
-    status_code = 429
-    code = "rate_limited"
-
-
 class UpstreamFailed(DossierError):
     """The remote engine answered with an error or could not be reached."""
 

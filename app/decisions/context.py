@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from app.decisions.wire import MemoryOptions, Question
-from app.recall.engine import RecallIndex, RecallOptions, recall, subject_name_words
 from app.recall.hybrid import Fused, Meaning, hybrid_recall
+from app.recall.index import RecallIndex
+from app.recall.scoring import RecallOptions, recall
+from app.recall.terms import subject_name_words
 from app.rules.evaluate import ActiveRule, RulesOutcome
 from app.text.content import content_text
 

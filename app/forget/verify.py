@@ -23,7 +23,8 @@ from app.forget.matcher import (
     parse_concept,
     plan_forget,
 )
-from app.recall.engine import RecallOptions, build_index, recall
+from app.recall.index import build_index
+from app.recall.scoring import RecallOptions, recall
 from app.text.words import split_words
 
 _WIDE = RecallOptions(top_k=20, min_share=0.05, use_names=False, use_question_words=False)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from app.knowledge.retrieval import KnowledgeHit
-from app.recall.engine import content_terms
+from app.recall.terms import content_terms
 
 MODEL = "dossier-extractive-1"
 PREFIX = "Dossier's embedded answerer (extractive, no language model configured)"

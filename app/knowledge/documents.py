@@ -128,9 +128,6 @@ class CollectionService:
 
     # Documents
 
-    def add_text(self, tenant: CurrentTenant, slug: str, body: DocumentTextIn) -> DocumentOut:
-        return self.add(tenant, slug, pasted=body, files=[])[0]
-
     def add(
         self,
         tenant: CurrentTenant,

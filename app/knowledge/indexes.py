@@ -24,7 +24,7 @@ from app.cache import get_redis
 from app.embeddings import Embedder
 from app.embeddings.vectors import CorruptVectors, LineVectors
 from app.knowledge.repository import IndexRow
-from app.recall.engine import CorruptIndex, RecallIndex, build_index
+from app.recall.index import CorruptIndex, RecallIndex, build_index
 from app.settings import get_settings
 
 log = logging.getLogger(__name__)

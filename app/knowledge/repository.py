@@ -438,16 +438,6 @@ def collection_named(
     ).first()
 
 
-def slugs_taken(session: Session, tenant_id: uuid.UUID, prefix: str) -> set[str]:
-    return set(
-        session.scalars(
-            select(Collection.slug).where(
-                Collection.tenant_id == tenant_id, Collection.slug.like(f"{prefix}%")
-            )
-        )
-    )
-
-
 def document(session: Session, collection_id: int, document_id: int) -> Document | None:
     return session.scalars(
         select(Document).where(Document.collection_id == collection_id, Document.id == document_id)

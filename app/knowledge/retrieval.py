@@ -1,6 +1,6 @@
 """Blended retrieval: one search over an end-user's current facts and the tenant's collections.
 
-Each source has its own lexical index (app.recall.engine) and, with meaning on, its rows'
+Each source has its own lexical index (app.recall.index) and, with meaning on, its rows'
 vectors: the user's facts that hold today, and each collection's chunks. The query goes to
 each, and the candidates are fused across sources (app.recall.hybrid: the lexical part is a
 share of the best lexical score over all sources, the semantic part the cosine above the
@@ -30,7 +30,6 @@ from app.errors import ServiceUnavailable
 from app.knowledge import repository as repo
 from app.knowledge.indexes import Entry, KnowledgeIndexes, chunks_key, facts_key
 from app.knowledge.models import Collection, EndUser
-from app.recall.engine import RecallOptions, recall
 from app.recall.hybrid import (
     CANDIDATES,
     Fused,
@@ -40,6 +39,7 @@ from app.recall.hybrid import (
     fuse,
     select,
 )
+from app.recall.scoring import RecallOptions, recall
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 from app.bounded_cache import BoundedCache
 from app.cache import SubjectCache, get_subject_cache
 from app.embeddings.vectors import CorruptVectors, LineVectors
-from app.recall.engine import CorruptIndex, RecallIndex, build_index
+from app.recall.index import CorruptIndex, RecallIndex, build_index
 from app.settings import get_settings
 
 log = logging.getLogger(__name__)

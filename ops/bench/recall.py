@@ -14,7 +14,7 @@ words; index building is timed apart. Every query runs ROUNDS times and keeps it
 run (a shared machine's preemptions are not the engine's); rank_bm25 scores every line per
 query, so it runs once on a sample of the queries. "agreement" is the share of Dossier's
 hits that exhaustive scoring also returns (below 1 only where a query passes the engine's
-worst-case bound, see app.recall.engine.recall).
+worst-case bound, see app.recall.scoring.recall).
 
 Meaning. The hybrid rows (app.recall.hybrid) use the packaged static model: their time per
 query includes embedding the state, and the lines' vectors are made once, timed apart (as a
@@ -51,9 +51,13 @@ from app.embeddings.base import Embedder, to_stored  # noqa: E402
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.embeddings.vectors import PREFIX_DIMS, LineVectors  # noqa: E402
 from app.recall import scoring  # noqa: E402
-from app.recall.engine import RecallIndex, RecallOptions, build_index, recall  # noqa: E402
 from app.recall.hybrid import Meaning, hybrid_recall  # noqa: E402
-from app.recall.scoring import Hit  # noqa: E402
+from app.recall.index import RecallIndex, build_index  # noqa: E402
+from app.recall.scoring import (  # noqa: E402
+    Hit,  # noqa: E402
+    RecallOptions,
+    recall,
+)
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared/data/locomo-dev.json"
 SUBJECT_LINES = 10_000

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from app.embeddings.vectors import LineVectors
-from app.recall.engine import RecallOptions, build_index, recall
 from app.recall.hybrid import (
     SEARCH_SEMANTIC_WEIGHT,
     SEMANTIC_FLOOR,
@@ -15,6 +14,8 @@ from app.recall.hybrid import (
     hybrid_recall,
     select,
 )
+from app.recall.index import build_index
+from app.recall.scoring import RecallOptions, recall
 
 LINES = [
     "Globex pays by invoice every quarter",

@@ -8,16 +8,9 @@ import random
 import pytest
 
 from app.recall import scoring
-from app.recall.engine import (
-    CorruptIndex,
-    Hit,
-    RecallIndex,
-    RecallOptions,
-    build_index,
-    fold_ending,
-    recall,
-    subject_name_words,
-)
+from app.recall.index import CorruptIndex, RecallIndex, build_index
+from app.recall.scoring import Hit, RecallOptions, recall
+from app.recall.terms import fold_ending, subject_name_words
 from app.text.words import index_terms
 
 OPTIONS = RecallOptions()
