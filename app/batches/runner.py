@@ -30,6 +30,7 @@ from app.knowledge.chat import ChatService, parse_chat
 from app.knowledge.indexes import knowledge_indexes
 from app.knowledge.service import KnowledgeService
 from app.knowledge.upstream import configured_client
+from app.ledger.service import charge_mark, settle_in_turn
 from app.memory import repository as memory_repo
 from app.memory.service import MemoryService
 from app.models import LedgerLine, Tenant
@@ -89,7 +90,12 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
         items, results = _without_deleted_subjects(session, tenant_id, subjects, items, results)
     elif endpoint == CHAT:
         chat = chat_service(session, jobs)
-        results = [_complete(session, chat, tenant, item) for item in items]
+        marks, results = [], []
+        for item in items:
+            marks.append(charge_mark(session))
+            results.append(_complete(session, chat, tenant, item))
+        for position in settle_in_turn(session, tenant.id, marks):
+            results[position] = _stopped("insufficient_credit")
     else:
         service = decision_service(session, jobs)
         quality = tenant_quality(session, tenant.id)

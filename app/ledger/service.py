@@ -18,6 +18,7 @@ lists every call of a conversation. The thread is an id; no message text is ever
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -93,6 +94,43 @@ def free_call(session: Session, tenant: CurrentTenant, *, route: str, thread: st
     )
     session.add(line)
     return line
+
+
+def charge_mark(session: Session) -> int:
+    """Where the unit's pending charges stand now: give `settle_in_turn` one mark before each
+    request of a group, and it settles the charges made after each mark together."""
+    return len(_pending(session))
+
+
+def settle_in_turn(session: Session, tenant_id: uuid.UUID, marks: Sequence[int]) -> list[int]:
+    """Take the credit of each request's charges (those made from its mark to the next) in
+    turn, under the tenant row's lock, while the balance covers them; a request it no longer
+    covers has its ledger lines taken out. Returns those requests' positions.
+
+    For a batch's chat completions: each was charged when it ran, but several chunks of one
+    tenant run at once, so the balance each saw may be gone by the end; settled here, the ones
+    it does not cover end 402 on their own, rather than failing the whole chunk at commit.
+    """
+    pending = _pending(session)
+    balance = session.scalar(select(Tenant.credit).where(Tenant.id == tenant_id).with_for_update())
+    bounds = [*marks, len(pending)]
+    before = pending[: bounds[0]] if bounds else []
+    left = (balance or Decimal(0)) - sum(
+        (c.cost for c in before if c.tenant_id == tenant_id and _still_written(c.line)),
+        Decimal(0),
+    )
+    uncovered: list[int] = []
+    for position, (start, end) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        charges = [c for c in pending[start:end] if _still_written(c.line)]
+        cost = sum((c.cost for c in charges), Decimal(0))
+        if cost <= left:
+            left -= cost
+            continue
+        uncovered.append(position)
+        for c in charges:
+            session.delete(c.line)
+    session.flush()  # deleted lines are no longer "written": the commit's settlement skips them
+    return uncovered
 
 
 def ensure_can_pay(tenant: CurrentTenant) -> None:

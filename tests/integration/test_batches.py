@@ -347,3 +347,88 @@ def test_a_worker_killed_mid_batch_loses_and_duplicates_nothing(client, worker: 
     assert sorted(row["custom_id"] for row in rows) == sorted(f"k{i}" for i in range(3000))
     info = client.get(f"/v1/admin/tenants/{tenant.tenant_id}", headers=admin_headers()).json()
     assert Decimal(info["credit"]) == Decimal("10") - 3000 * Decimal("0.001")  # billed once each
+
+
+def test_chat_items_the_credit_no_longer_covers_end_402_and_the_chunk_commits(
+    client, services: Services, monkeypatch
+):
+    """Several chunks of one tenant run at once: the credit each chat item saw when it was
+    charged may be spent by the end of its chunk. Those items end 402; the rest commit."""
+    import httpx
+    import psycopg
+
+    from app.batches import runner
+    from app.db import session_scope
+    from app.knowledge.chat import ChatService
+    from app.knowledge.upstream import ChatClient
+    from workers.batches import validate_batch
+
+    tenant = new_tenant(client, credit="1")
+    client.put(
+        "/v1/knowledge/settings", json={"enabled": True}, headers=tenant.headers
+    ).raise_for_status()
+    lines = [
+        {
+            "custom_id": f"c{i}",
+            "method": "POST",
+            "url": "/v1/chat/completions",
+            "body": {
+                "model": "m",
+                "messages": [{"role": "user", "content": f"Where do I live, question {i}?"}],
+                "user": "u-1",  # with facts: each item searches them, and is charged for it
+            },
+        }
+        for i in range(3)
+    ]
+    client.post(
+        "/v1/users/u-1/facts", json={"facts": [{"text": "Lives in Oslo"}]}, headers=tenant.headers
+    ).raise_for_status()
+    uploaded = client.post(
+        "/v1/files",
+        files={"file": ("c.jsonl", "".join(json.dumps(x) + "\n" for x in lines).encode())},
+        data={"purpose": "batch"},
+        headers=tenant.headers,
+    )
+    assert uploaded.status_code == 201, uploaded.text
+    answered = 0
+
+    def upstream(request: httpx.Request) -> httpx.Response:
+        nonlocal answered
+        answered += 1
+        if answered == 3:  # every item is charged: another chunk spends all but one retrieval
+            with psycopg.connect(services.database_url.replace("+psycopg", "")) as other:
+                other.execute(
+                    "UPDATE tenants SET credit = 0.0001 WHERE id = %s", (tenant.tenant_id,)
+                )
+        return httpx.Response(200, json={"choices": [{"message": {"content": "Fine."}}]})
+
+    services.stop_worker()  # the test runs the batch's steps itself
+    try:
+        created = client.post(
+            "/v1/batches",
+            json={
+                "input_file_id": uploaded.json()["id"],
+                "endpoint": "/v1/chat/completions",
+                "completion_window": "24h",
+            },
+            headers=tenant.headers,
+        ).json()
+        validate_batch(created["id"])
+        chat_client = ChatClient("http://chat.test/v1", transport=httpx.MockTransport(upstream))
+        original = runner.chat_service
+
+        def with_stub_upstream(session: Any, jobs: Any) -> ChatService:
+            return ChatService(original(session, jobs).knowledge, chat_client)
+
+        monkeypatch.setattr(runner, "chat_service", with_stub_upstream)
+        with session_scope() as (session, jobs):
+            assert runner.run_chunk(session, jobs, created["id"], 1, 1_000) == 3
+    finally:
+        services.start_worker()
+    rows = {row["custom_id"]: row["result"] for row in results(client, tenant, created["id"])}
+    assert rows["c0"]["type"] == "succeeded"
+    assert [rows[c]["error"]["code"] for c in ("c1", "c2")] == ["insufficient_credit"] * 2
+    ledger = client.get("/v1/ledger", headers=tenant.headers).json()["data"]
+    assert [line["route"] for line in ledger].count("knowledge.retrieval") == 1
+    account = client.get("/v1/account", headers=tenant.headers).json()
+    assert float(account["credit"]) == 0.0
