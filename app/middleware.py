@@ -13,6 +13,7 @@ import gzip
 import io
 import json
 import zlib
+from collections.abc import Sequence
 
 import anyio
 import anyio.to_thread
@@ -161,7 +162,15 @@ async def _error(
     send: Send, status: int, code: str, message: str, field: str | None = None
 ) -> None:
     error = {"code": code, "message": message, **({"field": field} if field else {})}
-    payload = json.dumps({"error": error}).encode()
+    await send_json(send, status, {"error": error})
+
+
+async def send_json(
+    send: Send, status: int, body: object, headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    """A whole JSON answer sent straight through ASGI, for middleware that answers before
+    the app (Dossier's error shape in `body`)."""
+    payload = json.dumps(body).encode()
     await send(
         {
             "type": "http.response.start",
@@ -169,6 +178,7 @@ async def _error(
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(payload)).encode()),
+                *headers,
             ],
         }
     )

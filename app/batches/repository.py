@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from sqlalchemy import delete, func, select, text
+from sqlalchemy import ColumnElement, delete, func, select, text
 from sqlalchemy.orm import Session
 
 from app.batches.models import Batch, BatchItem
@@ -172,23 +172,22 @@ def due_to_expire(session: Session, now: datetime) -> list[str]:
 
 def delete_subject_items(session: Session, tenant_id: uuid.UUID, subject: str) -> int:
     """Delete the subject's items in this tenant's batches, all but those a running chunk has
-    locked (without waiting for it): the chunk takes those out itself when it sees the subject
-    gone (`app.batches.runner`)."""
-    unlocked = (
-        select(BatchItem.id)
-        .where(BatchItem.tenant_id == tenant_id, BatchItem.subject == subject)
-        .with_for_update(skip_locked=True)
-    )
-    result = session.execute(delete(BatchItem).where(BatchItem.id.in_(unlocked)))
-    return int(result.rowcount)  # type: ignore[attr-defined]
+    locked: the chunk takes those out itself when it sees the subject gone (`runner`)."""
+    return _delete_unlocked(session, tenant_id, BatchItem.subject == subject)
 
 
 def delete_end_user_items(session: Session, tenant_id: uuid.UUID, end_user: str) -> int:
-    """Delete the chat requests (and answers) naming the end-user in this tenant's batches, all
-    but those a running chunk has locked (without waiting for it)."""
+    """Delete the chat requests (and answers) naming the end-user in this tenant's batches,
+    all but those a running chunk has locked."""
+    return _delete_unlocked(session, tenant_id, BatchItem.end_user == end_user)
+
+
+def _delete_unlocked(session: Session, tenant_id: uuid.UUID, naming: ColumnElement[bool]) -> int:
+    """Delete the tenant's items matching `naming`, skipping (without waiting for) the ones
+    a running chunk holds: a delete never waits for an engine or an upstream model."""
     unlocked = (
         select(BatchItem.id)
-        .where(BatchItem.tenant_id == tenant_id, BatchItem.end_user == end_user)
+        .where(BatchItem.tenant_id == tenant_id, naming)
         .with_for_update(skip_locked=True)
     )
     result = session.execute(delete(BatchItem).where(BatchItem.id.in_(unlocked)))

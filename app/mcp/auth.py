@@ -7,14 +7,13 @@ ASGI scope, where each tool call reads it (`tenant_of`).
 
 from __future__ import annotations
 
-import json
-
 import anyio.to_thread
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.deps import bearer_token, tenant_for_key
 from app.errors import DossierError, Unauthorized
+from app.middleware import send_json
 from app.tenants.service import CurrentTenant
 
 TENANT_STATE = "dossier_tenant"
@@ -31,12 +30,12 @@ class ApiKeyGate:
         try:
             tenant = await anyio.to_thread.run_sync(tenant_for_key, _bearer(scope))
         except DossierError as exc:
-            await _answer(send, exc.status_code, exc.to_dict(), _challenge(exc))
+            await send_json(send, exc.status_code, exc.to_dict(), _challenge(exc))
             return
         if scope["method"] == "GET":
             # The server never writes unasked (stateless, JSON answers), so it offers no
             # event stream; the transport's spec answer for that is 405.
-            await _answer(
+            await send_json(
                 send,
                 405,
                 {"error": {"code": "method_not_allowed", "message": "POST MCP messages here"}},
@@ -62,21 +61,3 @@ def _bearer(scope: Scope) -> str:
 
 def _challenge(exc: DossierError) -> list[tuple[bytes, bytes]]:
     return [(b"www-authenticate", b'Bearer realm="dossier"')] if exc.status_code == 401 else []
-
-
-async def _answer(
-    send: Send, status: int, body: object, headers: list[tuple[bytes, bytes]]
-) -> None:
-    payload = json.dumps(body).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-                *headers,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": payload})
