@@ -17,6 +17,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
 
 from app.db import UnitOfWork
+from app.engines.registry import SecondTier, configured_second_tier
 from app.errors import Invalid, NotFound, Unauthorized
 from app.idempotency import service as idempotency
 from app.idempotency.claims import HEADER, KeyedRequest, checked_key
@@ -202,3 +203,12 @@ async def refuse_look_only_body(request: Request) -> None:
 
 
 NoLookOnly = Depends(refuse_look_only_body)
+
+
+def second_tier() -> SecondTier | None:
+    """The second-tier engine of quality `balanced` and `best`; a dependency so tests can put in
+    one of their own."""
+    return configured_second_tier()
+
+
+SecondTierDep = Annotated[SecondTier | None, Depends(second_tier)]

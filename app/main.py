@@ -219,6 +219,3 @@ def _validation_body(errors: Any) -> dict[str, Any]:
     if field:
         body["field"] = field
     return {"error": body}
-
-
-app = create_app()

@@ -57,7 +57,7 @@ class Tenant(Base):
     erasing or erased."""
     credit: Mapped[Decimal] = mapped_column(Money, default=Decimal(0), server_default="0")
     quality: Mapped[str] = mapped_column(String(16), default="fast", server_default="fast")
-    """fast, balanced or best (see app.decisions.quality)."""
+    """fast, balanced or best (see app.quality.tiers)."""
     temperature: Mapped[float] = mapped_column(Float, default=1.0, server_default="1")
     """Applied alike to every answer and every pass of the tenant's decisions."""
     created_at: Mapped[datetime] = _now()

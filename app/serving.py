@@ -17,11 +17,12 @@ from contextlib import contextmanager
 import httpx
 import uvicorn
 
+from app.main import create_app
+
 
 @contextmanager
 def api_in_thread(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """Serve `create_app()` until the block ends; yields the base URL."""
-    from app.main import create_app
 
     if port == 0:
         with socket.socket() as probe:

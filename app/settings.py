@@ -101,6 +101,22 @@ class Settings(BaseSettings):
     systemone_read_window_tokens: int = Field(default=28_000, ge=64)
     systemone_timeout_seconds: float = Field(default=30.0, gt=0)
 
+    # The second tier that quality `balanced` and `best` ask again (app.quality); with none
+    # configured a tenant cannot choose those levels.
+    second_tier_engine: Literal["none", "embedded", "systemone"] = Field(
+        default="none", description="the engine balanced and best ask again"
+    )
+    second_tier_url: str | None = Field(default=None, description="its System One endpoint")
+    second_tier_api_key: SecretStr | None = None
+    second_tier_model: str | None = Field(
+        default=None, description="the model to ask of the second tier; default its first"
+    )
+    second_tier_threshold: float = Field(
+        default=0.6, gt=0, le=1, description="balanced asks again below this top probability"
+    )
+    second_tier_read_window_tokens: int = Field(default=28_000, ge=64)
+    second_tier_timeout_seconds: float = Field(default=60.0, gt=0)
+
     # End-user knowledge (app.knowledge): prices, extraction, documents, the chat endpoint.
     price_extraction_turn: Price = Decimal("0.0002")
     price_ingest_per_1k_tokens: Price = Decimal("0.0005")
@@ -215,6 +231,16 @@ class Settings(BaseSettings):
     def _remote_engine_needs_url(self) -> Settings:
         if self.engine == "systemone" and (not self.systemone_url or not self.systemone_api_key):
             raise ValueError("engine=systemone needs DOSSIER_SYSTEMONE_URL and _API_KEY")
+        return self
+
+    @model_validator(mode="after")
+    def _remote_second_tier_needs_url(self) -> Settings:
+        if self.second_tier_engine == "systemone" and (
+            not self.second_tier_url or not self.second_tier_api_key
+        ):
+            raise ValueError(
+                "DOSSIER_SECOND_TIER_ENGINE=systemone needs DOSSIER_SECOND_TIER_URL and _API_KEY"
+            )
         return self
 
     @model_validator(mode="after")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import workers.failures  # noqa: F401
 import workers.observability  # noqa: F401
 import workers.relay  # noqa: F401
-from app.jobs.celery_app import QUEUES, TASK_ROUTES, broker_url, celery_app, make_celery
+from app.jobs.celery_app import celery_app, make_celery
+from app.queues import QUEUES, TASK_ROUTES, broker_url
 
 __all__ = ["QUEUES", "TASK_ROUTES", "broker_url", "celery_app", "make_celery"]

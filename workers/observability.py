@@ -19,6 +19,7 @@ from contextvars import Token
 from typing import Any
 
 from celery import signals
+from prometheus_client import multiprocess, start_http_server
 
 from app.observability import metrics
 from app.observability.context import (
@@ -29,6 +30,8 @@ from app.observability.context import (
     request_id_var,
     task_var,
 )
+from app.observability.logs import configure_logging
+from app.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +44,6 @@ _server: Any = None
 
 @signals.setup_logging.connect
 def _setup_logging(loglevel: Any = None, **_: Any) -> None:
-    from app.observability.logs import configure_logging
-    from app.settings import get_settings
 
     configure_logging(get_settings().log_format, loglevel or logging.INFO)
 
@@ -82,9 +83,6 @@ def _task_failed(sender: Any = None, exception: BaseException | None = None, **_
 @signals.worker_ready.connect
 def _serve_metrics(**_: Any) -> None:
     global _server
-    from prometheus_client import start_http_server
-
-    from app.settings import get_settings
 
     port = get_settings().worker_metrics_port
     if port == 0:
@@ -107,8 +105,6 @@ def _serve_metrics(**_: Any) -> None:
 @signals.worker_process_shutdown.connect
 def _pool_process_gone(pid: int | None = None, **_: Any) -> None:
     if metrics.multiprocess_dir() is not None:
-        from prometheus_client import multiprocess
-
         multiprocess.mark_process_dead(pid or os.getpid())
 
 

@@ -20,10 +20,9 @@ from app.batches.schemas import CHAT
 from app.batches.service import now
 from app.cache import get_subject_cache
 from app.db import lead
-from app.decisions.quality import QualitySetting
 from app.decisions.service import DecisionService
-from app.decisions.wire import parse_request
-from app.engines.registry import default_engine
+from app.engines.registry import configured_second_tier, default_engine
+from app.engines.wire import parse_request
 from app.errors import DossierError
 from app.jobs.outbox import JobQueue
 from app.knowledge.chat import ChatService, parse_chat
@@ -34,8 +33,8 @@ from app.ledger.service import charge_mark, settle_in_turn
 from app.memory import repository as memory_repo
 from app.memory.service import MemoryService
 from app.models import LedgerLine, Tenant
-from app.quality.engines import configured_second_tier
 from app.quality.service import tenant_quality
+from app.quality.tiers import QualitySetting
 from app.recall.cache import shared_indexes
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant

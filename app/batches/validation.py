@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.batches.schemas import CHAT, SYSTEMONE
-from app.decisions.wire import parse_request
+from app.engines.wire import parse_request
 from app.errors import Invalid
 from app.knowledge.chat import parse_chat
 

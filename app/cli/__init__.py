@@ -13,6 +13,8 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from app.cli.batch import run_batch
 from app.cli.demo import run_demo
 from app.cli.erase import run_erase
@@ -22,7 +24,8 @@ from app.cli.mcp import run_mcp
 from app.cli.serve import run_migrate, run_serve, run_worker
 from app.cli.services import services
 from app.cli.tenants import run_keys_new, run_keys_revoke, run_tenants_create
-from app.jobs.celery_app import QUEUES
+from app.observability.logs import configure_logging
+from app.queues import QUEUES
 from app.settings import get_settings
 
 __all__ = ["main", "services"]
@@ -43,9 +46,6 @@ def main(argv: list[str] | None = None) -> None:
 def _configure_logging() -> None:
     """JSON lines unless DOSSIER_LOG_FORMAT=text; a bad setting is reported by the command
     that loads the settings, so here it only falls back to text."""
-    from pydantic import ValidationError
-
-    from app.observability.logs import configure_logging
 
     try:
         log_format = get_settings().log_format

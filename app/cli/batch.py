@@ -9,12 +9,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
+
 from app.cli.services import services, spawn_worker, stop_worker
 from app.settings import Settings, load_settings_or_exit
 
 
 def run_batch(args: argparse.Namespace) -> None:
-    import httpx
 
     from app.batches import client
 

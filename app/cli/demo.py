@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import logging
 
+import httpx
+
 from app.cli.services import services, spawn_worker, stop_worker
 from app.settings import load_settings_or_exit
 
@@ -12,7 +14,6 @@ from app.settings import load_settings_or_exit
 def run_demo(args: argparse.Namespace) -> None:
     """Runs on the embedded default (or configured services): its own tenant, the API over
     HTTP and a worker beside it, as `dossier serve` runs them."""
-    import httpx
 
     from app.db import session_scope
     from app.demo.run import decide_later, learn_from_earlier, learned_table, run, table

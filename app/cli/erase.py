@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
+import time
+import uuid
+from datetime import datetime
 
 from app.cli.services import services, spawn_worker, stop_worker
 from app.settings import load_settings_or_exit
@@ -11,10 +15,6 @@ from app.settings import load_settings_or_exit
 def run_erase(args: argparse.Namespace) -> None:
     """Runs against the configured services (or the embedded default): creates the job, which a
     worker carries out; with --wait, a worker is started beside it on the embedded default."""
-    import json
-    import time
-    import uuid
-    from datetime import datetime
 
     from app.db import session_scope
     from app.erasure import service

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+
+import httpx
 
 from app.cli.batch import batch_server
 
 
 def run_gate_calibrate(args: argparse.Namespace) -> None:
-    import json
-
-    import httpx
 
     examples = [
         json.loads(line) for line in Path(args.file).read_text().splitlines() if line.strip()

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.jobs.celery_app import QUEUES
+from app.queues import QUEUES
 from app.settings import Settings, get_settings
 from app.watchdog import PARENT_ENV
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import uuid
 
 from app.cli.services import services
 from app.settings import load_settings_or_exit
@@ -21,7 +22,6 @@ def run_tenants_create(args: argparse.Namespace) -> None:
 
 
 def run_keys_new(args: argparse.Namespace) -> None:
-    import uuid
 
     from app.db import session_scope
     from app.tenants.service import issue_key
@@ -32,7 +32,6 @@ def run_keys_new(args: argparse.Namespace) -> None:
 
 
 def run_keys_revoke(args: argparse.Namespace) -> None:
-    import uuid
 
     from app.db import session_scope
     from app.tenants.service import revoke_key

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from app.decisions.wire import MemoryOptions, Question
+from app.engines.wire import MemoryOptions, Question
 from app.recall.hybrid import Fused, Meaning, hybrid_recall
 from app.recall.index import RecallIndex
 from app.recall.scoring import RecallOptions, recall

@@ -17,8 +17,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
-from app.decisions.asking import run_passes
-from app.decisions.passes import Baseline, PassPlan
+from app.decisions.passes import Baseline, PassPlan, pass_blocks, pass_specs
+from app.decisions.passes import pass_state as state_of_pass
+from app.engines.asking import ask_distinct
 from app.engines.base import Engine
 from app.errors import DossierError, NotFound
 from app.models import PassJob
@@ -116,3 +117,11 @@ def finish_job(
         return  # its subject was deleted while the passes ran, or a resent job finished it
     job.status, job.result, job.error = status, result, error
     job.finished_at = datetime.now(UTC)
+
+
+def run_passes(engine: Engine, plan: PassPlan, baseline: Baseline) -> dict[str, Any]:
+    """Ask the first engine for every pass of the plan together, and measure them."""
+    specs = pass_specs(plan)
+    states = [state_of_pass(plan, spec) for spec in specs]
+    raw = ask_distinct(engine, plan.model, states, plan.questions) if states else []
+    return pass_blocks(plan, baseline, specs, raw)

@@ -21,7 +21,7 @@ are measured against the first engine's own answer, untempered as the answer sho
 question is listed in `measured_on_first`.
 
 A move or effect is a difference of probabilities of the chosen option (see
-`app.decisions.distribution`), rounded to 4 decimals; box questions have no options and are left
+`app.engines.distribution`), rounded to 4 decimals; box questions have no options and are left
 out of moves, changes and effects.
 """
 
@@ -35,9 +35,9 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from app.decisions.context import ContextLine, ItemKind
-from app.decisions.distribution import chosen_option, option_probabilities, temper
-from app.decisions.wire import Answer, Question, State
-from app.recall.placement import place, serialise
+from app.engines.distribution import chosen_option, option_probabilities, temper
+from app.engines.wire import Answer, Question, State
+from app.recall.placement import place
 from app.rules.evaluate import Exclusion
 from app.rules.exclusions import ExclusionPlan, apply_exclusions, plan_exclusions
 
@@ -230,21 +230,6 @@ def lay_out(state: State, lines: list[str], turns_dropped: int = 0) -> State:
     a window nothing can fill, on the elements already kept."""
     kept = state[turns_dropped:] if isinstance(state, list) else state
     return place(kept, lines, window_tokens=1, count_tokens=lambda _: 0).state
-
-
-def distinct_states(states: Sequence[State]) -> tuple[list[State], list[int]]:
-    """Each different state once (a pass whose item sent no line asks the answer's own state),
-    and for each input state the index of its copy."""
-    seen: dict[str, int] = {}
-    unique: list[State] = []
-    where: list[int] = []
-    for state in states:
-        key = serialise(state)
-        if key not in seen:
-            seen[key] = len(unique)
-            unique.append(state)
-        where.append(seen[key])
-    return unique, where
 
 
 # --- placebo lines -------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from app.decisions.context import ContextLine, MemoryContext, memory_context, recalled_lines
-from app.decisions.wire import MemoryOptions, Question
 from app.embeddings import Embedder
+from app.engines.wire import MemoryOptions, Question
 from app.errors import NotFound
 from app.ledger.service import charge
 from app.memory import repository as repo

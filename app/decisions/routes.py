@@ -9,11 +9,10 @@ from fastapi import APIRouter, Body, Depends, Path
 
 from app.decisions.pass_jobs import job_view
 from app.decisions.service import DecisionService
-from app.decisions.wire import SystemOneRequest, parse_request
-from app.deps import TenantDep, UnitOfWorkRoute, UowDep
+from app.deps import SecondTierDep, TenantDep, UnitOfWorkRoute, UowDep
 from app.engines.registry import default_engine
+from app.engines.wire import SystemOneRequest, parse_request
 from app.memory.routes import ServiceDep as MemoryServiceDep
-from app.quality.routes import SecondTierDep
 from app.raw_bodies import documented_by
 from app.recall.cache import shared_indexes
 from app.settings import get_settings

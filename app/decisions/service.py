@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.decisions import pass_jobs
-from app.decisions.asking import ask_distinct
 from app.decisions.context import MemoryContext
 from app.decisions.passes import (
     Baseline,
@@ -24,26 +23,27 @@ from app.decisions.passes import (
     pass_specs,
     pass_state,
 )
-from app.decisions.quality import (
+from app.decisions.recall import SubjectRecall
+from app.embeddings import Embedder, current_embedder
+from app.engines.asking import ask_distinct
+from app.engines.base import Engine, read_window_for
+from app.engines.registry import SecondTier
+from app.engines.wire import Answer, MemoryOptions, SystemOneRequest, serialise
+from app.errors import Invalid
+from app.learning.service import queue_learning
+from app.ledger.service import charge, ensure_can_pay
+from app.memory.service import MemoryService
+from app.observability.metrics import observe_recall
+from app.quality.service import tenant_quality
+from app.quality.tiers import (
     QualitySetting,
     TieredAnswer,
     quality_block,
     second_tier_questions,
     shown_answers,
 )
-from app.decisions.recall import SubjectRecall
-from app.decisions.wire import Answer, MemoryOptions, SystemOneRequest
-from app.embeddings import Embedder, current_embedder
-from app.engines.base import Engine, read_window_for
-from app.errors import Invalid
-from app.learning.service import queue_learning
-from app.ledger.service import charge, ensure_can_pay
-from app.memory.service import MemoryService
-from app.observability.metrics import observe_recall
-from app.quality.engines import SecondTier
-from app.quality.service import tenant_quality
 from app.recall.cache import RecallIndexCache
-from app.recall.placement import Placement, ReservedKey, place, serialise
+from app.recall.placement import Placement, ReservedKey, place
 from app.rules.evaluate import ActiveRule, RulesOutcome
 from app.rules.exclusions import ExclusionPlan, apply_exclusions, plan_exclusions
 from app.settings import Settings

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from app.decisions.wire import Answer, ChoiceQuestion, Question, State
+from app.engines.wire import Answer, ChoiceQuestion, Question, State
 
 MATCHED_CHOICE_OPTIONS = 20
 """A choice with more options than this is answered by the engine's matching model."""

@@ -31,18 +31,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.decisions.wire import (
-    Answer,
-    BoxQuestion,
-    ChoiceAnswer,
-    ChoiceQuestion,
-    NoulAnswer,
-    NoulQuestion,
-    Question,
-    ScoreAnswer,
-    ScoreQuestion,
-    State,
-)
 from app.embeddings.base import Embedder
 from app.engines.base import count_word_tokens, question_window, token_spans
 from app.engines.lexical import option_space
@@ -53,6 +41,18 @@ from app.engines.meaning import (
     shared_names,
     state_evidence,
     without_names,
+)
+from app.engines.wire import (
+    Answer,
+    BoxQuestion,
+    ChoiceAnswer,
+    ChoiceQuestion,
+    NoulAnswer,
+    NoulQuestion,
+    Question,
+    ScoreAnswer,
+    ScoreQuestion,
+    State,
 )
 from app.errors import Invalid
 from app.text.content import content_text, content_values

@@ -30,7 +30,8 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import ValidationError
 
-from app.decisions.wire import (
+from app.engines.base import estimate_subword_tokens
+from app.engines.wire import (
     Answer,
     ModelMetadataList,
     Question,
@@ -39,7 +40,6 @@ from app.decisions.wire import (
     SystemOneResponse,
     field_path,
 )
-from app.engines.base import estimate_subword_tokens
 from app.errors import UpstreamFailed, UpstreamTimeout
 
 SYSTEM_ONE_PATH = "/v1/systemone"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -240,7 +240,6 @@ def set_retention(session: Session, tenant_id: uuid.UUID, days: int | None) -> N
 
 def retention_sweep(session: Session, jobs: JobQueue) -> list[str]:
     """An untouched_since job for each tenant with a retention period, unless one is open."""
-    from datetime import timedelta
 
     created = []
     for setting in session.scalars(select(RetentionSetting)):

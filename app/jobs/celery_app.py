@@ -15,47 +15,11 @@ from typing import Any
 from celery import Celery
 from kombu import Exchange, Queue
 
+from app.queues import QUEUES, TASK_ROUTES, configured_broker_url, is_amqp
 from app.settings import Settings, get_settings
-
-# "scheduled" holds beat's sweeps, so an expiry never waits behind a large batch's chunks.
-# "embeddings" re-embeds rows after a model change, apart from requests' own work.
-# "exports" writes organisation-wide archives, so a big tenant's export delays no erasure.
-QUEUES = (
-    "decisions",
-    "passes",
-    "extraction",
-    "ingest",
-    "erasure",
-    "exports",
-    "scheduled",
-    "embeddings",
-)
-
-# Task names are stable dotted names; the first segment after "dossier." picks the queue.
-TASK_ROUTES = {
-    f"dossier.{name}.*": {"queue": name, "exchange": name, "routing_key": name} for name in QUEUES
-}
 
 SOFT_SHUTDOWN_SECONDS = 10.0
 """A stopping worker lets its running task finish this long, then hands it back to the broker."""
-
-
-def broker_url(redis_url: str) -> str:
-    """Celery names a Redis unix socket `redis+socket://`; redis-py names it `unix://`."""
-    if redis_url.startswith("unix://"):
-        return "redis+socket://" + redis_url.removeprefix("unix://")
-    return redis_url
-
-
-def configured_broker_url(settings: Settings) -> str | None:
-    """`DOSSIER_BROKER_URL` when set, else the Redis that also holds the cache."""
-    if settings.broker_url:
-        return settings.broker_url
-    return broker_url(settings.redis_url) if settings.redis_url else None
-
-
-def is_amqp(url: str | None) -> bool:
-    return url is not None and url.split("://", 1)[0] in ("amqp", "amqps", "pyamqp")
 
 
 def _queues(amqp: bool) -> list[Queue]:

@@ -14,10 +14,10 @@ from sqlalchemy.orm import Session
 
 from app.audit.service import record
 from app.cache import SubjectCache
-from app.decisions.asking import ask_distinct
-from app.decisions.wire import parse_request
 from app.embeddings.storage import vectors_for_write
+from app.engines.asking import ask_distinct
 from app.engines.base import Engine
+from app.engines.wire import parse_request
 from app.errors import NotFound
 from app.jobs.outbox import JobQueue
 from app.learning import gate

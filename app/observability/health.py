@@ -11,11 +11,14 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import redis
+from kombu import Connection
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 from sqlalchemy import Engine, text
 
-from app.jobs.celery_app import configured_broker_url
+from app.cache import redis_client_url
+from app.db import get_engine
+from app.queues import configured_broker_url
 from app.settings import get_settings
 
 Check = Callable[[], None]
@@ -64,7 +67,6 @@ def redis_check(url_factory: Callable[[], str], timeout: float = 1.0) -> Check:
     for seconds, which is right for the cache and wrong for a probe."""
 
     def check() -> None:
-        from app.cache import redis_client_url
 
         client = redis.Redis.from_url(
             redis_client_url(url_factory()),
@@ -85,7 +87,6 @@ def broker_check(url_factory: Callable[[], str], timeout: float = 1.0) -> Check:
     """Opens a connection to the broker the way Celery does (kombu), with no retry."""
 
     def check() -> None:
-        from kombu import Connection
 
         with Connection(
             url_factory(),
@@ -100,7 +101,6 @@ def broker_check(url_factory: Callable[[], str], timeout: float = 1.0) -> Check:
 def default_probe() -> ReadinessProbe:
     """The checks of this process's configured services (a FastAPI dependency: tests override
     it to point an app at services that are down)."""
-    from app.db import get_engine
 
     def configured_redis() -> str:
         url = get_settings().redis_url

@@ -30,8 +30,11 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 from sqlalchemy import text
 
+from app.cache import get_redis
+from app.db import get_engine
 from app.embeddings import current_embedder
 from app.embeddings.refresh import waiting
+from app.queues import QUEUES
 
 log = logging.getLogger(__name__)
 
@@ -235,9 +238,6 @@ def _up_family() -> GaugeMetricFamily:
 
 @lru_cache
 def deployment_registry() -> CollectorRegistry:
-    from app.cache import get_redis
-    from app.db import get_engine
-    from app.jobs.celery_app import QUEUES
 
     registry = CollectorRegistry(auto_describe=True)
     registry.register(DeploymentCollector(QUEUES, get_redis, get_engine))

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat
 
-from app.decisions.quality import QualityLevel, QualitySetting
-from app.deps import TenantDep, UnitOfWorkRoute, UowDep
+from app.deps import SecondTierDep, TenantDep, UnitOfWorkRoute, UowDep
 from app.quality import service
-from app.quality.engines import SecondTier, configured_second_tier
+from app.quality.tiers import QualityLevel, QualitySetting
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/settings", tags=["settings"])
-
-
-def second_tier() -> SecondTier | None:
-    """The second-tier engine; a dependency so tests can put in one of their own."""
-    return configured_second_tier()
-
-
-SecondTierDep = Annotated[SecondTier | None, Depends(second_tier)]
 
 
 class QualityIn(BaseModel):

@@ -7,10 +7,10 @@ import uuid
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.decisions.quality import QualityLevel, QualitySetting
+from app.engines.registry import SecondTier
 from app.errors import Conflict
 from app.models import Tenant
-from app.quality.engines import SecondTier
+from app.quality.tiers import QualityLevel, QualitySetting
 
 
 def tenant_quality(session: Session, tenant_id: uuid.UUID) -> QualitySetting:

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.engines.wire import serialise
+
 MEMORY_KEY = "dossier_memory"
 """The object key the lines go under, first in the object. Reserved: a state that already has
 it is refused (`ReservedKey`) rather than overwritten or merged."""
@@ -65,13 +67,6 @@ class Placement:
     turns_dropped: int = 0
     lines_dropped: int = 0
     warnings: list[str] = field(default_factory=list)
-
-
-def serialise(state: State) -> str:
-    """The state as the engine reads it: a string as it is, anything else as compact JSON."""
-    if isinstance(state, str):
-        return state
-    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 
 def place(

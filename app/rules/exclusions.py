@@ -1,7 +1,7 @@
 """Exclusion rules remove options in code: pure, no I/O.
 
 A removed option's probability becomes 0 and the others are renormalised (they keep their
-ratios). What an option is, per question type (see `app.decisions.distribution`):
+ratios). What an option is, per question type (see `app.engines.distribution`):
 
 - choice: an option's name, as in `criteria`;
 - noul: "true" (yes) or "false" (no); removing "true" makes the answer a certain no;
@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from app.decisions.distribution import (
+from app.engines.distribution import (
     NOUL_NO,
     NOUL_YES,
     option_probabilities,
     with_probabilities,
 )
-from app.decisions.wire import (
+from app.engines.wire import (
     Answer,
     ChoiceQuestion,
     NoulQuestion,

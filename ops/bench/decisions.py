@@ -38,7 +38,6 @@ sys.path.insert(0, str(ROOT))
 
 from pydantic import TypeAdapter  # noqa: E402
 
-from app.decisions.wire import ChoiceAnswer, NoulAnswer, Question  # noqa: E402
 from app.demo import routing  # noqa: E402
 from app.embeddings.loader import current_embedder  # noqa: E402
 from app.engines.embedded import (  # noqa: E402
@@ -47,6 +46,7 @@ from app.engines.embedded import (  # noqa: E402
     MEMORY_KEY,
     EmbeddedEngine,
 )
+from app.engines.wire import ChoiceAnswer, NoulAnswer, Question  # noqa: E402
 from app.learning import gate  # noqa: E402
 from app.learning.calibrate import calibrate, example_probabilities  # noqa: E402
 from app.learning.lasting import LastingProbe, current_probe  # noqa: E402

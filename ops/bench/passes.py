@@ -137,7 +137,7 @@ def _decide(http: httpx.Client, model: str, flags: dict[str, Any]) -> dict[str, 
 
 def _engine_alone(label: str, engine: Any, model: str, lines: list[str], runs: int) -> None:
     from app.decisions.passes import lay_out
-    from app.decisions.wire import parse_request
+    from app.engines.wire import parse_request
 
     questions = parse_request({"model": "m", "state": STATE, "questions": QUESTIONS}).questions
     main = lay_out(STATE, lines)
@@ -152,8 +152,8 @@ def _engine_alone(label: str, engine: Any, model: str, lines: list[str], runs: i
 
 def _routing(engine: Any, model: str, runs: int) -> None:
     from app.decisions.passes import lay_out
-    from app.decisions.wire import parse_request
     from app.demo import routing
+    from app.engines.wire import parse_request
 
     questions = parse_request({"model": model, "state": "", "questions": routing.ROUTE}).questions
     lines = [*routing.lasting_facts("C-1042"), *LINES[:4]]
@@ -212,7 +212,7 @@ def _slow_remote(latency: float) -> Any:
         if request.url.path.endswith("/v1/models"):
             models = [{"name": "jev-latest", "description": "", "release_date": "2026-01-01"}]
             return httpx.Response(200, json={"models": models})
-        from app.decisions.wire import parse_request
+        from app.engines.wire import parse_request
 
         body = parse_request(json.loads(request.content))
         answers = local.answer(body.model, [body.state], body.questions)[0]

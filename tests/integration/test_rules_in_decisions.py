@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.decisions.distribution import temper
-from app.decisions.wire import Answer, ChoiceAnswer, NoulAnswer, Question, State
+from app.deps import second_tier
 from app.engines.base import count_word_tokens
-from app.quality.engines import SecondTier
-from app.quality.routes import second_tier
+from app.engines.distribution import temper
+from app.engines.registry import SecondTier
+from app.engines.wire import Answer, ChoiceAnswer, NoulAnswer, Question, State
 from tests.support import Tenant, new_tenant
 
 TEAM = {
@@ -553,7 +553,7 @@ def test_a_job_whose_engine_fails_says_so_and_runs_once(client, tenant) -> None:
     from app.db import session_scope
     from app.decisions import pass_jobs
     from app.decisions.passes import Baseline, PassPlan
-    from app.decisions.wire import parse_request
+    from app.engines.wire import parse_request
     from app.tenants.service import CurrentTenant
 
     request = parse_request({"model": "m", "state": "x", "questions": {"path": PATH}})

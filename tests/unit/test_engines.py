@@ -20,7 +20,16 @@ import httpx2
 import pytest
 from typesafe_sdk import Box, Choice, Noul, RetryPolicy, Score, TypeSafeClient
 
-from app.decisions.wire import (
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
+from app.engines.base import (
+    MATCHED_CHOICE_OPTIONS,
+    MATCHED_READ_TOKENS,
+    count_word_tokens,
+    read_window_for,
+)
+from app.engines.embedded import HYBRID_MODEL, LEXICAL_MODEL, EmbeddedEngine, read_state
+from app.engines.systemone import SystemOneEngine, retry_after_seconds
+from app.engines.wire import (
     BoxQuestion,
     ChoiceAnswer,
     ChoiceQuestion,
@@ -34,15 +43,6 @@ from app.decisions.wire import (
     Usage,
     parse_request,
 )
-from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
-from app.engines.base import (
-    MATCHED_CHOICE_OPTIONS,
-    MATCHED_READ_TOKENS,
-    count_word_tokens,
-    read_window_for,
-)
-from app.engines.embedded import HYBRID_MODEL, LEXICAL_MODEL, EmbeddedEngine, read_state
-from app.engines.systemone import SystemOneEngine, retry_after_seconds
 from app.errors import Invalid, UpstreamFailed, UpstreamTimeout
 
 ENGINE = EmbeddedEngine(StaticEmbedder(DEFAULT_MODEL))

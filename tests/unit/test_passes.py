@@ -7,13 +7,11 @@ import json
 import pytest
 
 from app.decisions.context import ContextLine
-from app.decisions.distribution import temper
 from app.decisions.passes import (
     MAX_EXPLAIN_ITEMS,
     Baseline,
     PassItem,
     PassPlan,
-    distinct_states,
     is_presence_only,
     lay_out,
     leading_name,
@@ -22,7 +20,9 @@ from app.decisions.passes import (
     pass_state,
     placebo_line,
 )
-from app.decisions.wire import Answer, ChoiceAnswer, NoulAnswer, parse_request
+from app.engines.asking import distinct_states
+from app.engines.distribution import temper
+from app.engines.wire import Answer, ChoiceAnswer, NoulAnswer, parse_request
 from app.recall.placement import MEMORY_KEY, place
 from app.rules.evaluate import Exclusion
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.decisions.distribution import temper
-from app.decisions.quality import second_tier_questions, shown_answers
-from app.decisions.wire import Answer, ChoiceAnswer, NoulAnswer, ScoreAnswer
+from app.engines.distribution import temper
+from app.engines.wire import Answer, ChoiceAnswer, NoulAnswer, ScoreAnswer
+from app.quality.tiers import second_tier_questions, shown_answers
 from app.rules.exclusions import ExclusionPlan, Removal
 
 

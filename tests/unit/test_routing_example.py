@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from app.decisions.wire import ChoiceAnswer, ChoiceQuestion
 from app.demo import routing
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.engines.embedded import HYBRID_MODEL, LEXICAL_MODEL, EmbeddedEngine
+from app.engines.wire import ChoiceAnswer, ChoiceQuestion
 
 MEMORY_KEY = "dossier_memory"
 ENGINE = EmbeddedEngine(StaticEmbedder(DEFAULT_MODEL))

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from app.decisions.wire import (
+from app.engines.wire import (
     ChoiceAnswer,
     NoulAnswer,
     ScoreAnswer,

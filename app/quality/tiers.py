@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from app.decisions.distribution import temper, top_probability
-from app.decisions.wire import Answer
+from app.engines.distribution import temper, top_probability
+from app.engines.wire import Answer
 from app.rules.exclusions import ExclusionPlan, apply_exclusions
 
 QualityLevel = Literal["fast", "balanced", "best"]

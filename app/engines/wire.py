@@ -13,6 +13,7 @@ adds metadata does not break Dossier.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeAlias
 
@@ -250,3 +251,10 @@ def field_path(loc: tuple[int | str, ...] | list[int | str]) -> str:
         else:
             path += f".{part}" if path else part
     return path
+
+
+def serialise(state: State) -> str:
+    """The state as the engine reads it: a string as it is, anything else as compact JSON."""
+    if isinstance(state, str):
+        return state
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from app.decisions.wire import Answer, BoxAnswer, ChoiceAnswer, NoulAnswer, ScoreAnswer
+from app.engines.wire import Answer, BoxAnswer, ChoiceAnswer, NoulAnswer, ScoreAnswer
 
 NOUL_YES = "true"
 NOUL_NO = "false"
