@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from app.db import session_scope
-from app.idempotency import repository
+from app.idempotency import service
 from app.settings import get_settings
 from workers.celery import celery_app
 
@@ -14,4 +14,4 @@ from workers.celery import celery_app
 def idempotency_sweep() -> int:
     kept = timedelta(hours=get_settings().idempotency_hours)
     with session_scope() as (session, _jobs):
-        return repository.delete_expired(session, kept)
+        return service.sweep(session, kept)

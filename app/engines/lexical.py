@@ -19,22 +19,12 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from app.text.stopwords import OPTION_STOP_WORDS
 from app.text.words import index_terms, split_words
 
 STEM_LENGTH = 6
 LABEL_WEIGHT = 2.0
 """An option's name says what it is for more surely than the words of its description."""
-
-STOP_WORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing don down during each either few
-    for from further get got had has have having he her here hers herself him himself his how hi
-    hello i if in into is it its itself just let me more most my myself no nor not now of off on
-    once only or other our ours ourselves out over own per please same she should so some such
-    than thank thanks that the their theirs them themselves then there these they this those
-    through to too under until up us very via was we were what when where which while who whom
-    whose why will with would yes yet you your yours yourself yourselves""".split()
-)
 
 
 @lru_cache(maxsize=8192)
@@ -42,7 +32,7 @@ def terms(text: str) -> tuple[str, ...]:
     """The distinct comparable terms of `text`: its words and pairs of neighbouring words."""
     words: list[str] = []
     for word in split_words(text):
-        parts = [p for p in index_terms(word.text) if p not in STOP_WORDS]
+        parts = [p for p in index_terms(word.text) if p not in OPTION_STOP_WORDS]
         # "self-hosted" and "self-serve" are one word each: split, both would share "self".
         words.extend([_stem("".join(parts))] if len(parts) == 2 else map(_stem, parts))
     found = set(words)

@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from app.embeddings.base import Embedder, Matrix
-from app.engines.lexical import STOP_WORDS
+from app.text.stopwords import OPTION_STOP_WORDS
 from app.text.words import split_words
 
 UNRELATED_COSINE = 0.1
@@ -76,7 +76,9 @@ def content_words(text: str) -> int:
     return sum(
         1
         for word in split_words(text)
-        if len(word.text) >= 3 and word.text.isalpha() and word.text.lower() not in STOP_WORDS
+        if len(word.text) >= 3
+        and word.text.isalpha()
+        and word.text.lower() not in OPTION_STOP_WORDS
     )
 
 

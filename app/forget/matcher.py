@@ -5,8 +5,8 @@ come from `app.text.words`, the module recall indexes with, so both read a word 
 
 Content words
     A concept's content words are its words (as `split_words` reads them, a trailing
-    possessive "'s" dropped) minus English function words (`STOP_WORDS`: "the", "a", "of",
-    "and", ...) written in lowercase, and minus a leading "The" in a concept of several words
+    possessive "'s" dropped) minus English function words (`CONCEPT_FUNCTION_WORDS`: "the", "a",
+    "of", "and", ...) written in lowercase, and minus a leading "The" in a concept of several words
     (its capital only starts the phrase: "The Coin Hall" is about "Coin Hall"). Every other
     capitalised word is kept: it is a name, "An" and "Can" included. If nothing is left ("the",
     "of the"), every word is kept: the user asked for exactly those words.
@@ -50,17 +50,13 @@ from functools import lru_cache
 from itertools import accumulate, compress, repeat
 from operator import add, not_
 
+from app.text.stopwords import CONCEPT_FUNCTION_WORDS
 from app.text.words import APOSTROPHES, Word, fold_text, split_words
-
-STOP_WORDS = frozenset(
-    {"a", "an", "the", "of", "and", "or", "to", "in", "on", "at", "by", "for", "with", "from"}
-)
-"""Function words dropped from a concept when written in lowercase ("the order" → "order")."""
 
 LEADING_ARTICLES = frozenset({"the"})
 """Dropped as the first word of a concept of several words, whatever its case."""
 
-TITLE_MINOR_WORDS = STOP_WORDS | {"but", "nor", "as", "per", "via", "vs"}
+TITLE_MINOR_WORDS = CONCEPT_FUNCTION_WORDS | {"but", "nor", "as", "per", "via", "vs"}
 """Words a title-case heading may leave in lowercase ("Plans for the Launch")."""
 
 _NO_APOSTROPHES = str.maketrans("", "", APOSTROPHES)
@@ -235,7 +231,7 @@ def _content_indices(words: list[Word], names: list[bool]) -> list[int]:
         folded = _exact_key(_strip_possessive(word.text))
         if i == 0 and len(words) > 1 and folded in LEADING_ARTICLES:
             continue
-        if not names[i] and folded in STOP_WORDS:
+        if not names[i] and folded in CONCEPT_FUNCTION_WORDS:
             continue
         content.append(i)
     return content or list(range(len(words)))

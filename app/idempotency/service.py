@@ -61,3 +61,8 @@ def record(session: Session, claim: Claim, result: Any) -> None:
     if isinstance(result, Response):
         raise TypeError("an idempotent route answers with data, not a Response")
     repo.answer(session, claim, jsonable_encoder(result))
+
+
+def sweep(session: Session, kept: timedelta) -> int:
+    """Remove the stored answers older than `kept`: past it, a retry is a new request."""
+    return repo.delete_expired(session, kept)

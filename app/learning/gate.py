@@ -17,6 +17,7 @@ from typing import Any
 
 from app.recall.placement import MEMORY_KEY
 from app.text.content import content_values
+from app.text.stopwords import GATE_STOP_WORDS
 from app.text.words import index_terms
 
 DEFAULT_INSTRUCTIONS = (
@@ -138,14 +139,8 @@ def supersede_state(newer: str, older: str) -> dict[str, str]:
     return {"older": older, "newer": newer}
 
 
-_STOP = frozenset(
-    "a an the of and or to in on at by for with from our we us they their is are was were be "
-    "has have had it its this that".split()
-)
-
-
 def _content(text: str) -> list[str]:
-    return [term for term in index_terms(text) if term not in _STOP]
+    return [term for term in index_terms(text) if term not in GATE_STOP_WORDS]
 
 
 # Calibration --------------------------------------------------------------------------------

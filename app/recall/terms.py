@@ -15,23 +15,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from app.text.stopwords import RECALL_STOP_WORDS
 from app.text.words import index_terms
-
-STOP_WORDS = frozenset(
-    """
-    a about again all also am an and any are as at be because been being both but by can
-    could did do does doing during each either few for from further had has have having he
-    her here hers herself him himself his how i if in into is it its itself just me more
-    most my myself neither nor of on once only or other ought our ours ourselves own same
-    shall she should so some such than that the their theirs them themselves then there
-    these they this those through to too until very was we were what when where which while
-    who whom whose why will with would you your yours yourself yourselves
-    dont doesnt didnt isnt arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt
-    havent hadnt im ive youre youve theyre theyve weve hes shes lets
-    """.split()
-)
-"""English function words: they are in most lines, so they should not make a line relevant.
-Words that carry meaning in a state ("down", "out", "not", "no", "off", "before") are kept."""
 
 PAIR_JOINER = " "  # index terms never hold a space, so a pair cannot clash with a word
 
@@ -128,5 +113,5 @@ def words_and_phrases(text: str) -> tuple[list[str], list[str]]:
 @lru_cache(maxsize=65536)
 def _chunk_terms(chunk: str) -> tuple[tuple[str, ...], bool, bool]:
     """A chunk's content terms, and whether it starts or ends with punctuation."""
-    folded = (fold_ending(t) for t in index_terms(chunk) if t not in STOP_WORDS)
+    folded = (fold_ending(t) for t in index_terms(chunk) if t not in RECALL_STOP_WORDS)
     return tuple(t for t in folded if t), not chunk[0].isalnum(), not chunk[-1].isalnum()
