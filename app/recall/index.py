@@ -84,10 +84,6 @@ class RecallIndex:
         self._fixed: dict[tuple[str, tuple[str, ...]], _Fixed] = {}  # see _fixed_part
 
     @property
-    def term_count(self) -> int:
-        return len(self._terms)
-
-    @property
     def distinct_word_score(self) -> float:
         """What a line of average length scores for one word no other line holds: the scale
         of a clear lexical match (app.recall.hybrid)."""
