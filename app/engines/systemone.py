@@ -37,10 +37,10 @@ from app.decisions.wire import (
     State,
     SystemOneRequest,
     SystemOneResponse,
-    field_path,
 )
 from app.engines.base import estimate_subword_tokens
 from app.errors import UpstreamFailed, UpstreamTimeout
+from app.validation import field_path
 
 SYSTEM_ONE_PATH = "/v1/systemone"
 MODELS_PATH = "/v1/models"
