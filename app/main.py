@@ -46,6 +46,7 @@ from app.quality.routes import router as quality_router
 from app.raw_bodies import add_raw_body_models
 from app.settings import Settings, get_settings
 from app.tenants.routes import router as admin_router
+from app.validation import request_problem
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +140,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(_validation_body(exc.errors()), status_code=422)
+        return JSONResponse(request_problem(exc.errors()).body(), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -199,23 +200,3 @@ def _install_error_handlers(app: FastAPI) -> None:
             status_code=500,
             headers={"X-Request-ID": request_id} if request_id else None,
         )
-
-
-def _validation_body(errors: Any) -> dict[str, Any]:
-    """Render the first validation error in Dossier's shape, naming the field."""
-    first = list(errors)[0] if errors else {"loc": (), "msg": "invalid request", "type": ""}
-    loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
-    field = ".".join(loc) or None
-    if first.get("type") == "extra_forbidden":
-        message = f"unknown field '{field}'"
-        code = "unknown_field"
-    elif first.get("type") == "json_invalid":
-        message = "the body is not valid JSON"
-        code = "invalid_json"
-    else:
-        message = f"{field}: {first.get('msg')}" if field else str(first.get("msg"))
-        code = "invalid"
-    body: dict[str, Any] = {"code": code, "message": message}
-    if field:
-        body["field"] = field
-    return {"error": body}

@@ -13,9 +13,12 @@ from app.batches.schemas import (
     EXAMPLE,
     EXAMPLE_FILE_LINES,
     EXAMPLE_REQUESTS,
+    BatchDeleted,
+    BatchesPage,
     BatchFileIn,
     BatchIdIn,
     BatchIn,
+    BatchOut,
 )
 from app.batches.service import BatchService
 from app.deps import (
@@ -28,10 +31,10 @@ from app.deps import (
     run_and_commit,
 )
 from app.errors import Invalid
-from app.memory.schemas import parse_body
 from app.middleware import JSONL_TYPES
 from app.pagination import LimitQuery
 from app.tenants.service import CurrentTenant
+from app.validation import parse_body
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/batches", tags=["batches"])
 
@@ -124,6 +127,8 @@ def _answer(example: Any, description: str = "Successful Response") -> dict[str,
     status_code=201,
     dependencies=[Idempotent],
     openapi_extra={"requestBody": CREATE_BODY},
+    response_model=BatchOut,
+    response_model_exclude_unset=True,
     responses={201: _answer(CREATED_EXAMPLE)},
 )
 async def create(
@@ -193,7 +198,12 @@ LIST_EXAMPLE = {
 }
 
 
-@router.get("", responses={200: _answer(LIST_EXAMPLE)})
+@router.get(
+    "",
+    response_model=BatchesPage,
+    response_model_exclude_unset=True,
+    responses={200: _answer(LIST_EXAMPLE)},
+)
 def list_batches(
     tenant: TenantDep,
     service: ServiceDep,
@@ -210,13 +220,41 @@ def list_batches(
     return service.list(tenant, cursor, limit)
 
 
-@router.get("/{batch_id}", responses={200: _answer(BATCH_EXAMPLE)})
+@router.get(
+    "/{batch_id}",
+    response_model=BatchOut,
+    response_model_exclude_unset=True,
+    responses={200: _answer(BATCH_EXAMPLE)},
+)
 def get_batch(batch_id: BatchIdPath, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
     """Status, times and request counts."""
     return service.get(tenant, batch_id)
 
 
-@router.get("/{batch_id}/results")
+RESULT_EXAMPLE = {
+    "custom_id": "ticket-1",
+    "result": {"type": "succeeded", "response": {"model": "dossier-hybrid-1", "answers": {}}},
+}
+RESULTS_ANSWER: dict[str, Any] = {
+    "description": "Finished items, one JSON object per line",
+    "content": {
+        "application/jsonl": {
+            "schema": {
+                "type": "string",
+                "description": 'JSON Lines: {"custom_id", "result": {"type": "succeeded", '
+                '"response"} or {"type": "errored" | "canceled" | "expired", "error"?}} per line',
+            },
+            "example": json.dumps(RESULT_EXAMPLE) + "\n",
+        }
+    },
+}
+
+
+@router.get(
+    "/{batch_id}/results",
+    response_class=StreamingResponse,
+    responses={200: RESULTS_ANSWER},
+)
 def results(batch_id: BatchIdPath, tenant: TenantDep, service: ServiceDep) -> StreamingResponse:
     """Finished items as JSONL, in submission order: `{custom_id, result: {type, response |
     error}}`."""
@@ -232,6 +270,8 @@ def results(batch_id: BatchIdPath, tenant: TenantDep, service: ServiceDep) -> St
 @router.post(
     "/{batch_id}/cancel",
     dependencies=[NoQueryString],
+    response_model=BatchOut,
+    response_model_exclude_unset=True,
     responses={
         200: _answer({**BATCH_EXAMPLE, "status": "cancelling", "cancelling_at": 1795961400})
     },
@@ -244,6 +284,7 @@ def cancel(batch_id: BatchIdPath, tenant: TenantDep, service: ServiceDep) -> dic
 @router.post(
     "/delete",
     dependencies=[NoQueryString, NoLookOnly],
+    response_model=BatchDeleted,
     responses={200: _answer({"id": BATCH_ID, "deleted": True})},
 )
 def delete(body: BatchIdIn, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:

@@ -107,3 +107,76 @@ class BatchIdIn(BaseModel):
         json_schema_extra={"examples": [{"id": "batch_6f1c0d7e2b9a4c58a3e4f1b2c7d9e0a1"}]},
     )
     id: str = Field(min_length=1, max_length=40)
+
+
+# --- answers -------------------------------------------------------------------------------------
+# OpenAI's batch and list objects, field for field (the `openai` client validates them strictly),
+# plus Dossier's own fields (`lines`, `next_cursor`, the per-outcome counts). Every key the
+# service puts in an answer is a field here: a missing one would be dropped from the answer.
+
+
+class RequestCounts(BaseModel):
+    total: int
+    completed: int = Field(description="OpenAI's: the lines of the output file")
+    failed: int = Field(description="OpenAI's: the lines of the error file")
+    succeeded: int
+    errored: int
+    canceled: int
+    expired: int
+
+
+class BatchError(BaseModel):
+    """A line validation refused; `param` is left out of an error that is not about a field
+    (the routes answer with `response_model_exclude_unset`, so it stays out)."""
+
+    line: int | None
+    custom_id: str | None
+    code: str
+    message: str
+    param: str | None = None
+
+
+class BatchErrors(BaseModel):
+    object: Literal["list"]
+    data: list[BatchError]
+
+
+class BatchOut(BaseModel):
+    """A batch: OpenAI's Batch object; times are Unix seconds, null until they happen."""
+
+    id: str
+    object: Literal["batch"]
+    endpoint: str
+    input_file_id: str | None
+    status: str
+    completion_window: str
+    output_file_id: str | None
+    error_file_id: str | None
+    metadata: dict[str, str] | None
+    request_counts: RequestCounts
+    errors: BatchErrors
+    created_at: int
+    expires_at: int | None
+    in_progress_at: int | None
+    finalizing_at: int | None
+    completed_at: int | None
+    failed_at: int | None
+    expired_at: int | None
+    cancelling_at: int | None
+    cancelled_at: int | None
+
+
+class BatchesPage(BaseModel):
+    """OpenAI's list (`after=<last_id>` while `has_more`) and Dossier's `next_cursor`."""
+
+    object: Literal["list"]
+    data: list[BatchOut]
+    first_id: str | None
+    last_id: str | None
+    has_more: bool
+    next_cursor: str | None
+
+
+class BatchDeleted(BaseModel):
+    id: str
+    deleted: bool

@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import TypeAdapter
+from pydantic import PlainSerializer, TypeAdapter
 
 from app.decisions.context import ContextLine, ItemKind
 from app.engines.distribution import chosen_option, option_probabilities, temper
@@ -165,20 +165,23 @@ class Baseline:
     which is untempered as the answer shows it."""
 
     answers: dict[str, Answer]
-    measured_on_first: frozenset[str] = field(default_factory=frozenset)
+    measured_on_first: Annotated[frozenset[str], PlainSerializer(sorted)] = field(
+        default_factory=frozenset
+    )
+    """Stored sorted, so the same baseline is always stored the same."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "answers": _ANSWERS.dump_python(self.answers, mode="json"),
-            "measured_on_first": sorted(self.measured_on_first),
-        }
+        """`{"answers": {name: answer}, "measured_on_first": [sorted names]}`, as a pass job
+        stores it."""
+        stored: dict[str, Any] = _BASELINE.dump_python(self, mode="json")
+        return stored
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Baseline:
-        return cls(
-            answers=_ANSWERS.validate_python(data["answers"]),
-            measured_on_first=frozenset(data["measured_on_first"]),
-        )
+        return _BASELINE.validate_python(dict(data))
+
+
+_BASELINE = TypeAdapter(Baseline)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,10 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path
 
 from app.decisions.pass_jobs import job_view
+from app.decisions.schemas import DecisionOut, PassJobOut
 from app.decisions.service import DecisionService
 from app.deps import SecondTierDep, TenantDep, UnitOfWorkRoute, UowDep
 from app.engines.registry import default_engine
-from app.engines.wire import SystemOneRequest, parse_request
+from app.engines.wire import ModelMetadataList, SystemOneRequest, parse_request
 from app.memory.routes import ServiceDep as MemoryServiceDep
 from app.raw_bodies import documented_by
 from app.recall.cache import shared_indexes
@@ -37,7 +38,12 @@ EXAMPLE = {
 }
 
 
-@router.post("/v1/systemone", openapi_extra=documented_by(SystemOneRequest))
+@router.post(
+    "/v1/systemone",
+    openapi_extra=documented_by(SystemOneRequest),
+    response_model=DecisionOut,
+    response_model_exclude_unset=True,
+)
 def systemone(
     tenant: TenantDep,
     service: ServiceDep,
@@ -79,7 +85,7 @@ def _answer(example: Any) -> dict[int | str, dict[str, Any]]:
     return {200: {"content": {"application/json": {"example": example}}}}
 
 
-@router.get("/v1/jobs/{job_id}", responses=_answer(JOB_EXAMPLE))
+@router.get("/v1/jobs/{job_id}", response_model=PassJobOut, responses=_answer(JOB_EXAMPLE))
 def pass_job(
     job_id: Annotated[str, Path(examples=[JOB_ID])], tenant: TenantDep, uow: UowDep
 ) -> dict[str, Any]:
@@ -89,7 +95,7 @@ def pass_job(
     return job_view(uow.session, tenant, job_id)
 
 
-@router.get("/v1/models", responses=_answer(MODELS_EXAMPLE))
+@router.get("/v1/models", response_model=ModelMetadataList, responses=_answer(MODELS_EXAMPLE))
 def models(_: TenantDep) -> dict[str, Any]:
     """The models the configured engine answers with."""
     return {

@@ -38,9 +38,9 @@ from app.engines.wire import (
     State,
     SystemOneRequest,
     SystemOneResponse,
-    field_path,
 )
 from app.errors import UpstreamFailed, UpstreamTimeout
+from app.validation import field_path
 
 SYSTEM_ONE_PATH = "/v1/systemone"
 MODELS_PATH = "/v1/models"

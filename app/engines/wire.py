@@ -30,7 +30,7 @@ from pydantic import (
     model_validator,
 )
 
-from app.errors import Invalid
+from app.validation import first_problem
 
 Content: TypeAlias = str | dict[str, Any] | list[Any]
 """Text, a JSON object or an array: what states, instructions and criteria may be."""
@@ -219,7 +219,8 @@ class ModelMetadataList(_Response):
 
 
 def parse_request(body: object) -> SystemOneRequest:
-    """Validate a decoded request body, turning the first problem into a 422 that names its field.
+    """Validate a decoded request body, turning the first problem into a 422 that names its field
+    in the wire's form (`app.validation`, `wire=True`).
 
     Raises:
         Invalid: with `field` as a dotted path such as `questions.team.criteria` or `memory.top_k`.
@@ -229,28 +230,7 @@ def parse_request(body: object) -> SystemOneRequest:
     try:
         return SystemOneRequest.model_validate(body)
     except ValidationError as exc:
-        error = exc.errors(include_url=False)[0]
-        field = field_path(error["loc"])
-        where = field or "body"
-        raise Invalid(f"{where}: {error['msg']}", field=field or None) from exc
-
-
-def field_path(loc: tuple[int | str, ...] | list[int | str]) -> str:
-    """A pydantic error location as a dotted path, without the union tag pydantic inserts.
-
-    Pydantic locates an error inside a tagged union as ("questions", "team", "choice",
-    "criteria"); a client knows the field as `questions.team.criteria`.
-    """
-    parts = list(loc)
-    if len(parts) >= 3 and parts[0] in ("questions", "answers") and parts[2] in QUESTION_TYPES:
-        del parts[2]
-    path = ""
-    for part in parts:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        else:
-            path += f".{part}" if path else part
-    return path
+        raise first_problem(exc.errors(include_url=False), wire=True).error() from exc
 
 
 def serialise(state: State) -> str:

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import uuid
-from datetime import date, datetime, time
+from datetime import datetime, time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from app.deps import AdminDep, NoQueryString, UnitOfWorkRoute, UowDep
 from app.erasure import service
+from app.erasure.schemas import ErasureCreated, ErasureIn, ErasureOut, RetentionIn, RetentionOut
 from app.tenants.routes import TenantIdPath
 from app.tenants.schemas import TENANT_ID
 
 router = APIRouter(
     route_class=UnitOfWorkRoute, prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep]
 )
-
-Ids = list[str]
 
 ERASURE_ID = "erase_5a0e2c4b7d9f4e1a8c3b6d0f2e4a7c91"
 ERASURE_EXAMPLE = {
@@ -40,39 +37,9 @@ def _answer(example: Any) -> dict[int | str, dict[str, Any]]:
     return {200: {"content": {"application/json": {"example": example}}}}
 
 
-class ErasureIn(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {"tenant_id": TENANT_ID, "users": ["user-17", "user-42"]},
-                {"tenant_id": TENANT_ID, "untouched_since": "2025-11-29"},
-            ]
-        },
-    )
-    tenant_id: uuid.UUID
-    users: Ids | None = Field(None, min_length=1, max_length=10_000)
-    subjects: Ids | None = Field(None, min_length=1, max_length=100_000)
-    untouched_since: date | None = None
-
-    @model_validator(mode="after")
-    def _one_scope(self) -> ErasureIn:
-        given = [
-            f for f in ("users", "subjects", "untouched_since") if getattr(self, f) is not None
-        ]
-        if len(given) > 1:
-            raise ValueError(f"give one of users, subjects or untouched_since, not {given}")
-        return self
-
-
-class RetentionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"days": 365}]})
-    days: StrictInt | None = Field(
-        description="erase what is untouched this long; null: never", ge=1
-    )
-
-
-@router.post("/erasures", status_code=202, dependencies=[NoQueryString])
+@router.post(
+    "/erasures", status_code=202, dependencies=[NoQueryString], response_model=ErasureCreated
+)
 def create(body: ErasureIn, uow: UowDep) -> dict[str, Any]:
     """Erase a whole tenant, or its named end-users, named subjects, or everything untouched
     since a date. Answers at once with the job; the work runs on the erasure queue."""
@@ -92,14 +59,16 @@ def create(body: ErasureIn, uow: UowDep) -> dict[str, Any]:
     return {"id": job.id, "status": job.status, "kind": job.kind}
 
 
-@router.get("/erasures/{job_id}", responses=_answer(ERASURE_EXAMPLE))
+@router.get("/erasures/{job_id}", response_model=ErasureOut, responses=_answer(ERASURE_EXAMPLE))
 def get(job_id: Annotated[str, Path(examples=[ERASURE_ID])], uow: UowDep) -> dict[str, Any]:
     """Status, progress and, when done, the proof."""
     return service.describe(uow.session, job_id)
 
 
 @router.put(
-    "/tenants/{tenant_id}/retention", responses=_answer({"tenant_id": TENANT_ID, "days": 365})
+    "/tenants/{tenant_id}/retention",
+    response_model=RetentionOut,
+    responses=_answer({"tenant_id": TENANT_ID, "days": 365}),
 )
 def retention(tenant_id: TenantIdPath, body: RetentionIn, uow: UowDep) -> dict[str, Any]:
     """A retention period: a scheduled sweep erases subjects and end-users untouched that long."""

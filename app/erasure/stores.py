@@ -11,9 +11,10 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 import redis
+from pydantic import Field, TypeAdapter
 from sqlalchemy import bindparam, text
 from sqlalchemy.orm import Session
 
@@ -26,22 +27,20 @@ from app.exports.service import discard_for_tenant as discard_exports
 class Targets:
     """What one job erases: resolved once, kept in the job, so a resumed job erases the same."""
 
-    tenant_id: uuid.UUID
+    tenant_id: Annotated[uuid.UUID, Field(exclude=True)]
+    """The job's own column; not stored with the targets."""
     whole: bool
     subjects: list[tuple[int, str]]
     users: list[tuple[int, str]]
 
     def to_json(self) -> dict[str, Any]:
-        return {"whole": self.whole, "subjects": self.subjects, "users": self.users}
+        """`{"whole", "subjects": [[pk, name], …], "users": […]}`, as the job stores it."""
+        stored: dict[str, Any] = _TARGETS.dump_python(self, mode="json")
+        return stored
 
     @classmethod
     def from_json(cls, tenant_id: uuid.UUID, data: dict[str, Any]) -> Targets:
-        return cls(
-            tenant_id,
-            bool(data["whole"]),
-            [(int(pk), str(name)) for pk, name in data["subjects"]],
-            [(int(pk), str(name)) for pk, name in data["users"]],
-        )
+        return _TARGETS.validate_python({**data, "tenant_id": tenant_id})
 
     @property
     def subject_pks(self) -> list[int]:
@@ -58,6 +57,9 @@ class Targets:
     @property
     def user_pks(self) -> list[int]:
         return [pk for pk, _ in self.users]
+
+
+_TARGETS = TypeAdapter(Targets)
 
 
 def resolve(

@@ -44,7 +44,12 @@ def get(export_id: ExportIdPath, tenant: TenantDep, uow: UowDep) -> ExportOut:
 @router.get(
     "/{export_id}/download",
     response_class=StreamingResponse,
-    responses={200: {"content": {"application/zip": {}}, "description": "the archive"}},
+    responses={
+        200: {
+            "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
+            "description": "the archive",
+        }
+    },
 )
 def download(export_id: ExportIdPath, tenant: TenantDep, uow: UowDep) -> StreamingResponse:
     """The archive: a zip of JSON Lines files and manifest.json. 409 until the export has

@@ -10,6 +10,7 @@ from starlette.datastructures import UploadFile
 
 from app.deps import NoLookOnly, NoQueryString, TenantDep, UnitOfWorkRoute, UowDep, run_and_commit
 from app.errors import Invalid
+from app.files.schemas import FileDeleted, FileOut, FilesPage
 from app.files.service import MAX_LINES, FileService, content
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/files", tags=["files"])
@@ -70,6 +71,7 @@ def _answer(example: Any) -> dict[str, Any]:
     "",
     status_code=201,
     openapi_extra={"requestBody": UPLOAD_BODY},
+    response_model=FileOut,
     responses={201: _answer(FILE_EXAMPLE)},
 )
 async def upload(request: Request, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
@@ -104,6 +106,7 @@ async def upload(request: Request, tenant: TenantDep, service: ServiceDep) -> di
 
 @router.get(
     "",
+    response_model=FilesPage,
     responses={
         200: _answer(
             {
@@ -130,7 +133,7 @@ def list_files(
     return service.list(tenant, after, limit, order, purpose)
 
 
-@router.get("/{file_id}", responses={200: _answer(FILE_EXAMPLE)})
+@router.get("/{file_id}", response_model=FileOut, responses={200: _answer(FILE_EXAMPLE)})
 def get_file(file_id: FileIdPath, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:
     """A file's size, name, purpose and when it was made."""
     return service.get(tenant, file_id)
@@ -142,7 +145,12 @@ def get_file(file_id: FileIdPath, tenant: TenantDep, service: ServiceDep) -> dic
     responses={
         200: {
             "description": "The file's bytes",
-            "content": {"application/jsonl": {"example": LINE_EXAMPLE}},
+            "content": {
+                "application/jsonl": {
+                    "schema": {"type": "string", "description": "one JSON object per line"},
+                    "example": LINE_EXAMPLE,
+                }
+            },
         }
     },
 )
@@ -162,6 +170,7 @@ def file_content(file_id: FileIdPath, tenant: TenantDep, service: ServiceDep) ->
 @router.delete(
     "/{file_id}",
     dependencies=[NoQueryString, NoLookOnly],
+    response_model=FileDeleted,
     responses={200: _answer({"id": FILE_ID, "object": "file", "deleted": True})},
 )
 def delete_file(file_id: FileIdPath, tenant: TenantDep, service: ServiceDep) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from app.forget.schemas import ForgetIn, ForgetOut
 from app.forget.service import ForgetService
 from app.lookonly import refuse_look_only_fields
 from app.memory.routes import ServiceDep as MemoryServiceDep
-from app.memory.schemas import parse_body
 from app.raw_bodies import documented_by
+from app.validation import parse_body
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/memory", tags=["memory"])
 

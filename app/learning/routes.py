@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.engines.registry import default_engine
@@ -13,56 +12,19 @@ from app.learning import gate
 from app.learning.calibrate import calibrate, example_probabilities
 from app.learning.lasting import current_probe
 from app.learning.models import GateSetting
+from app.learning.schemas import (
+    GATE_CHANGE,
+    CalibrateIn,
+    CalibrateOut,
+    GateIn,
+    GateOut,
+    LearningOut,
+)
 from app.learning.service import learning_status, wording
 from app.ledger.service import charge
 from app.settings import get_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute, tags=["learning"])
-
-
-class Example(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    request: Any = Field(description="a request's state, as sent to /v1/systemone")
-    remember: StrictBool = Field(description="does it state a lasting fact worth keeping?")
-
-
-class CalibrateIn(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "examples": [
-                        {"request": "We run the self-hosted edition on Linux.", "remember": True},
-                        {"request": "I'm typing on my phone at the airport.", "remember": False},
-                        {"request": "We are on the enterprise plan.", "remember": True},
-                        {"request": "Could you resend last month's invoice?", "remember": False},
-                    ],
-                    "held_out_share": 0.5,
-                    "apply": False,
-                }
-            ]
-        },
-    )
-    examples: list[Example] = Field(min_length=4, max_length=5_000)
-    held_out_share: StrictFloat = Field(0.3, gt=0, lt=1)
-    seed: StrictInt = 0
-    apply: StrictBool = False
-
-
-GATE_CHANGE: dict[str, Any] = {
-    "instructions": "Does `request` state a fact about the customer that stays true: the "
-    "edition, operating system or plan they use, their role, or a standing preference?",
-    "threshold": 0.6,
-}
-
-
-class GateIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [GATE_CHANGE]})
-    instructions: str | None = Field(None, min_length=1, max_length=2_000)
-    true: str | None = Field(None, min_length=1, max_length=2_000)
-    false: str | None = Field(None, min_length=1, max_length=2_000)
-    threshold: StrictFloat | None = Field(None, ge=0, le=1)
 
 
 LEARNING_EXAMPLE: dict[str, Any] = {
@@ -92,7 +54,9 @@ def _answer(example: Any) -> dict[int | str, dict[str, Any]]:
     return {200: {"content": {"application/json": {"example": example}}}}
 
 
-@router.get("/v1/learning/{request_id}", responses=_answer(LEARNING_EXAMPLE))
+@router.get(
+    "/v1/learning/{request_id}", response_model=LearningOut, responses=_answer(LEARNING_EXAMPLE)
+)
 def get_learning(
     request_id: Annotated[str, Path(max_length=40, examples=[LEARNING_EXAMPLE["request_id"]])],
     tenant: TenantDep,
@@ -103,7 +67,7 @@ def get_learning(
     return learning_status(uow.session, tenant, request_id)
 
 
-@router.get("/v1/settings/gate", responses=_answer(GATE_EXAMPLE))
+@router.get("/v1/settings/gate", response_model=GateOut, responses=_answer(GATE_EXAMPLE))
 def get_gate(tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """The gate's wording and threshold, and whether the lasting probe reads beside the
     engine (it does with the packaged embedding model; with another model the engine's answer
@@ -112,7 +76,9 @@ def get_gate(tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     return _gate_out(question, threshold)
 
 
-@router.put("/v1/settings/gate", responses=_answer({**GATE_EXAMPLE, **GATE_CHANGE}))
+@router.put(
+    "/v1/settings/gate", response_model=GateOut, responses=_answer({**GATE_EXAMPLE, **GATE_CHANGE})
+)
 def put_gate(body: GateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """Change the gate's wording (what is worth remembering in your domain) or threshold."""
     tenant.ensure_active("the gate")
@@ -132,7 +98,7 @@ def put_gate(body: GateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     return _gate_out(question, threshold)
 
 
-@router.post("/v1/gate/calibrate")
+@router.post("/v1/gate/calibrate", response_model=CalibrateOut)
 def calibrate_gate(body: CalibrateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """Pick the threshold that best separates labelled examples on one part, and report
     precision and recall on the held-out rest; `apply: true` sets it for the tenant."""

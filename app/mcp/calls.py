@@ -20,6 +20,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from app.db import UnitOfWork
 from app.errors import DossierError
 from app.lookonly import looks_only
+from app.validation import first_problem
 
 
 def run_in_unit(work: Callable[[UnitOfWork], BaseModel]) -> dict[str, Any]:
@@ -44,9 +45,11 @@ def tool_errors() -> Iterator[None]:
     except DossierError as exc:
         raise ToolError(_described(exc)) from exc
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(part) for part in first["loc"])
-        raise ToolError(f"invalid: {field}: {first['msg']}" if field else first["msg"]) from exc
+        problem = first_problem(exc.errors(include_url=False))
+        # As a DossierError reads, without repeating the field its message starts with; a
+        # problem with no field is pydantic's message alone.
+        text = f"{problem.code}: {problem.message}" if problem.field else problem.message
+        raise ToolError(text) from exc
     except (psycopg.DataError, DataError) as exc:
         # Only the first line: the rest can quote the data.
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]

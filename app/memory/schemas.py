@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -14,6 +14,8 @@ from pydantic import (
     StrictInt,
     StringConstraints,
 )
+
+from app.validation import parse_body as parse_body  # where app.knowledge imports it from
 
 SubjectId = Annotated[
     str,
@@ -151,25 +153,3 @@ class DeletedOut(BaseModel):
         examples=[{"lines": 12, "rules": 1, "aliases": 2, "batch_items": 3}],
     )
     usage: Usage
-
-
-B = TypeVar("B", bound=BaseModel)
-
-
-def parse_body(model: type[B], body: Any) -> B:
-    """Validate a raw JSON body, turning the first problem into a 422 that names the field (for
-    routes that inspect the raw body first)."""
-    from pydantic import ValidationError
-
-    from app.errors import Invalid
-
-    if not isinstance(body, dict):
-        raise Invalid("the body must be a JSON object")
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        error = exc.errors(include_url=False)[0]
-        field = ".".join(str(part) for part in error["loc"]) or None
-        if error["type"] == "extra_forbidden":
-            raise Invalid(f"unknown field '{field}'", field=field, code="unknown_field") from exc
-        raise Invalid(f"{field}: {error['msg']}", field=field) from exc

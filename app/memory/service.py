@@ -10,8 +10,9 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field, TypeAdapter
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
@@ -50,28 +51,26 @@ from app.tenants.service import CurrentTenant
 class SubjectMemory:
     """A subject's whole memory at one version, as cached."""
 
-    subject_pk: int
-    version: int
+    subject_pk: Annotated[int, Field(exclude=True)]
+    version: Annotated[int, Field(exclude=True)]
+    """The cache key names the subject and its version; the cached value holds the rest."""
     lines: list[str]
     rules: list[RuleOut]
     aliases: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "lines": self.lines,
-            "rules": [rule.model_dump() for rule in self.rules],
-            "aliases": self.aliases,
-        }
+        """`{"lines", "rules", "aliases"}`, as the subject cache holds it."""
+        cached: dict[str, Any] = _SUBJECT_MEMORY.dump_python(self)
+        return cached
 
     @classmethod
     def from_json(cls, subject_pk: int, version: int, data: dict[str, Any]) -> SubjectMemory:
-        return cls(
-            subject_pk=subject_pk,
-            version=version,
-            lines=data["lines"],
-            rules=[RuleOut.model_validate(rule) for rule in data["rules"]],
-            aliases=data["aliases"],
+        return _SUBJECT_MEMORY.validate_python(
+            {**data, "subject_pk": subject_pk, "version": version}
         )
+
+
+_SUBJECT_MEMORY = TypeAdapter(SubjectMemory)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 
 from app.observability.health import OK, ReadinessProbe, default_probe
 from app.observability.metrics import CONTENT_TYPE, render_api_metrics
+from app.observability.schemas import ReadyOut
 
 router = APIRouter(tags=["operations"])
 
@@ -56,6 +57,8 @@ def healthz() -> dict[str, str]:
 
 @router.get(
     "/readyz",
+    # The route answers its own JSONResponse (200 or 503); the model documents the 200.
+    response_model=ReadyOut,
     responses={
         200: _json(_READY_EXAMPLE, "PostgreSQL, Redis and the broker answered."),
         503: _json(_NOT_READY_EXAMPLE, "A dependency did not answer; `failed` names it."),
@@ -80,7 +83,12 @@ def readyz(probe: ProbeDep) -> JSONResponse:
     responses={
         200: {
             "description": "Prometheus text format.",
-            "content": {CONTENT_TYPE: {"example": _METRICS_EXAMPLE}},
+            "content": {
+                CONTENT_TYPE: {
+                    "schema": {"type": "string", "description": "Prometheus text format 1.0.0"},
+                    "example": _METRICS_EXAMPLE,
+                }
+            },
         }
     },
 )

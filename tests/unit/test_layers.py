@@ -62,7 +62,9 @@ def test_every_layer_holds(graph: Any) -> None:
         ("app.recall.index", "app.rules.evaluate"),  # two independent parts of the core
     ],
 )
-def test_an_import_the_wrong_way_breaks_a_contract(graph: Any, importer: str, imported: str) -> None:
+def test_an_import_the_wrong_way_breaks_a_contract(
+    graph: Any, importer: str, imported: str
+) -> None:
     graph.add_import(importer=importer, imported=imported, line_number=1, line_contents="import")
     try:
         assert _broken_contracts(graph) != []
