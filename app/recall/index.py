@@ -84,6 +84,11 @@ class RecallIndex:
         self._fixed: dict[tuple[str, tuple[str, ...]], _Fixed] = {}  # see _fixed_part
 
     @property
+    def term_count(self) -> int:
+        """How many words and phrases the index holds (a loaded index must hold the same)."""
+        return len(self._terms)
+
+    @property
     def distinct_word_score(self) -> float:
         """What a line of average length scores for one word no other line holds: the scale
         of a clear lexical match (app.recall.hybrid)."""
