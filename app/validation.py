@@ -79,6 +79,18 @@ def request_problem(errors: Sequence[Mapping[str, Any]]) -> Problem:
     return first_problem(located)
 
 
+def wire_request_problem(errors: Sequence[Mapping[str, Any]]) -> Problem:
+    """FastAPI's `RequestValidationError.errors()` of a System One body, in the wire's form.
+
+    A body that is not JSON at all is not the wire's to name: it stays `invalid_json`."""
+    if errors and errors[0].get("type") == "json_invalid":
+        return request_problem(errors)
+    first = dict(errors[0]) if errors else dict(_NO_ERROR)
+    loc = tuple(first.get("loc", ()))
+    first["loc"] = loc[1:] if loc[:1] == ("body",) else loc
+    return first_problem([first], wire=True)
+
+
 def parse_body(model: type[M], body: Any) -> M:
     """Validate a decoded JSON body (for routes that inspect the raw body first).
 
