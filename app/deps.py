@@ -193,16 +193,23 @@ def refuse_query_string(request: Request) -> None:
 NoQueryString = Depends(refuse_query_string)
 
 
-async def refuse_look_only_body(request: Request) -> None:
-    """Deleting routes have no preview: a field asking them only to look is refused by name."""
-    try:
-        body = json.loads(await request.body() or b"null")
-    except ValueError:
-        return  # the body's own validation reports invalid JSON
-    refuse_look_only_fields(body)
+def look_only_refused(allowed: frozenset[str] = frozenset()) -> Callable[..., Any]:
+    """A dependency refusing, by name, a body field that asks a removing route only to look
+    (except the `allowed` ones, such as forget's own `preview`), before the body is validated:
+    a misspelt `"preveiw": true` must not remove data while its caller believes it looked."""
+
+    async def refuse(request: Request) -> None:
+        try:
+            body = json.loads(await request.body() or b"null")
+        except ValueError:
+            return  # the body's own validation reports invalid JSON
+        refuse_look_only_fields(body, allowed=allowed)
+
+    return refuse
 
 
-NoLookOnly = Depends(refuse_look_only_body)
+NoLookOnly = Depends(look_only_refused())
+"""Deleting routes have no preview: a field asking them only to look is refused by name."""
 
 
 def second_tier() -> SecondTier | None:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
-from app.deps import NoQueryString, TenantDep, UnitOfWorkRoute
+from app.deps import NoQueryString, TenantDep, UnitOfWorkRoute, look_only_refused
 from app.forget.schemas import ForgetIn, ForgetOut
 from app.forget.service import ForgetService
-from app.lookonly import refuse_look_only_fields
 from app.memory.routes import ServiceDep as MemoryServiceDep
-from app.raw_bodies import documented_by
-from app.validation import parse_body
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/memory", tags=["memory"])
 
@@ -26,13 +23,14 @@ def _service(memory: MemoryServiceDep) -> ForgetService:
     response_model=ForgetOut,
     response_model_exclude_none=True,
     dependencies=[NoQueryString],
-    openapi_extra=documented_by(ForgetIn),
 )
 def forget(
     tenant: TenantDep,
+    # After the key is checked, before the body is validated.
+    _look_only: Annotated[None, Depends(look_only_refused(allowed=frozenset({"preview"})))],
     service: Annotated[ForgetService, Depends(_service)],
     body: Annotated[
-        Any,
+        ForgetIn,
         Body(
             openapi_examples={
                 "preview": {
@@ -44,5 +42,4 @@ def forget(
 ) -> ForgetOut:
     """Remove every line and rule holding all the concept's content words; `preview: true` only
     says what would go. Works at zero credit and while suspended."""
-    refuse_look_only_fields(body, allowed=frozenset({"preview"}))
-    return service.forget(tenant, parse_body(ForgetIn, body))
+    return service.forget(tenant, body)
