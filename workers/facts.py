@@ -1,24 +1,21 @@
-"""Knowledge tasks: extraction, ingest, erasure clean-up and beat's sweeps. Thin, take ids,
-safe to run twice."""
+"""Facts tasks: extraction (live, imported history, re-extraction) and beat's re-extraction
+sweep. Thin, take ids, safe to run twice."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-import redis
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
 from app.errors import UpstreamFailed, UpstreamTimeout
+from app.facts import sweeps
+from app.facts.extractors import current_extractor
+from app.facts.history import IMPORT_TASK, fail_import, run_import
+from app.facts.service import ExtractionService, fail_extraction
 from app.jobs.failures import ends_failed
-from app.jobs.outbox import JobQueue
-from app.knowledge import sweeps
-from app.knowledge.documents import CollectionService
-from app.knowledge.extraction import current_extractor
-from app.knowledge.history import IMPORT_TASK, fail_import, run_import
-from app.knowledge.indexes import knowledge_indexes, user_prefix
-from app.knowledge.service import KnowledgeService, fail_extraction
+from app.knowledge.indexes import knowledge_indexes
 from app.settings import get_settings
 from workers.celery import celery_app
 
@@ -36,7 +33,7 @@ from workers.celery import celery_app
 def run_batch(batch_id: int) -> None:
     """Extract a thread's batch once its delay has passed (until then it waits, delayed)."""
     with session_scope() as (session, jobs):
-        service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
+        service = ExtractionService(session, jobs, get_settings(), knowledge_indexes())
         wait = service.run_batch(batch_id, current_extractor())
         if wait is not None:
             # Delayed through the outbox, not the broker's ETA: nothing held in a worker's memory.
@@ -57,7 +54,7 @@ def import_history(import_id: str) -> None:
 
     def extract_batch(batch_id: int) -> None:
         with session_scope() as (session, jobs):
-            service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
+            service = ExtractionService(session, jobs, get_settings(), knowledge_indexes())
             service.run_batch(batch_id, extractor)
 
     run_import(session_scope, import_id, extract_batch)
@@ -66,37 +63,8 @@ def import_history(import_id: str) -> None:
 @celery_app.task(name="dossier.extraction.rerun_batch")
 def rerun_batch(batch_id: int) -> None:
     with session_scope() as (session, jobs):
-        service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
+        service = ExtractionService(session, jobs, get_settings(), knowledge_indexes())
         service.rerun_batch(batch_id, current_extractor())
-
-
-@celery_app.task(
-    name="dossier.ingest.document",
-    # A read that failed half-way rolled back whole: read the document again.
-    autoretry_for=(OSError,),
-    retry_backoff=1,
-    max_retries=5,
-)
-def ingest_document(document_id: int) -> None:
-    with session_scope() as (session, jobs):
-        CollectionService(session, jobs, get_settings(), knowledge_indexes()).ingest(document_id)
-
-
-@celery_app.task(
-    name="dossier.erasure.user_caches",
-    autoretry_for=(redis.RedisError,),
-    retry_backoff=1,
-    max_retries=10,
-)
-def user_caches(tenant_id: str, user_pk: int) -> int:
-    """Drop an erased user's cached indexes again, now that the deletion has committed."""
-    return knowledge_indexes().drop(user_prefix(tenant_id, user_pk))
-
-
-@celery_app.task(name="dossier.scheduled.knowledge_sweep")
-def knowledge_sweep() -> dict[str, int]:
-    with session_scope() as (session, jobs):
-        return sweeps.sweep(session, jobs, get_settings())
 
 
 @celery_app.task(name="dossier.scheduled.reextract")
@@ -113,10 +81,3 @@ def _extraction_failed(session: Session, args: Sequence[Any], reason: str) -> No
 @ends_failed(IMPORT_TASK)
 def _import_failed(session: Session, args: Sequence[Any], reason: str) -> None:
     fail_import(session, str(args[0]), reason)
-
-
-@ends_failed("dossier.ingest.document")
-def _document_failed(session: Session, args: Sequence[Any], reason: str) -> None:
-    CollectionService(session, JobQueue(session), get_settings(), knowledge_indexes()).fail(
-        int(args[0]), reason
-    )

@@ -18,9 +18,9 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.batches.models import Batch, BatchItem
+from app.documents.models import Collection, Document, DocumentChunk
 from app.exports.models import Export
-from app.knowledge.models import Collection, Document, DocumentChunk, EndUser, Fact
-from app.knowledge.service import fact_status
+from app.facts.models import EndUser, Fact, fact_status
 from app.models import Alias, Line, Rule, Subject
 
 Row = tuple[Any, dict[str, Any]]

@@ -1,6 +1,6 @@
 """Sentences no pattern knows: does it state something lasting about the user, and about what?
 
-The patterns (`app.knowledge.patterns`) are exact where they fire: a name, a date, a span, a
+The patterns (`app.facts.patterns`) are exact where they fire: a name, a date, a span, a
 one-value slot. But people say "I've just relocated to Gdansk for good" or "we migrated our whole
 backend to Elixir", and no pattern was written for those verbs. For a sentence that no pattern
 read a fact from (and that is not a question, a request or a passing want), two readers over the

@@ -1,5 +1,5 @@
-"""Tables of end-user knowledge: the per-tenant switch, end-users and their facts, the turns
-waiting for extraction, and collections of documents with their chunks.
+"""Tables of end-user facts: end-users, their facts and events, the turns waiting for
+extraction in batches, and history imports.
 
 Everything personal hangs off `end_users` with ON DELETE CASCADE, so erasing an end-user is one
 DELETE that takes their facts, their pending turns and their extraction batches with it.
@@ -12,7 +12,6 @@ from datetime import date, datetime
 
 from sqlalchemy import (
     BigInteger,
-    Boolean,
     Date,
     DateTime,
     ForeignKey,
@@ -26,19 +25,6 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models import Base, _now
-
-
-class KnowledgeSettings(Base):
-    """The tenant's switch. No row: knowledge is off."""
-
-    __tablename__ = "knowledge_settings"
-
-    tenant_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
-    )
-    enabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
-    storage_metered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = _now()
 
 
 class EndUser(Base):
@@ -160,60 +146,12 @@ class Fact(Base):
     updated_at: Mapped[datetime] = _now()
 
 
-class Collection(Base):
-    """A walled-off set of documents; the slug is fixed at creation. `version` moves whenever
-    its ready content changes."""
-
-    __tablename__ = "collections"
-    __table_args__ = (UniqueConstraint("tenant_id", "slug"),)
-
-    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
-    slug: Mapped[str] = mapped_column(String(64))
-    name: Mapped[str] = mapped_column(String(200))
-    version: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
-    created_at: Mapped[datetime] = _now()
-
-
-class Document(Base):
-    __tablename__ = "documents"
-    __table_args__ = (Index(None, "collection_id", "id"),)
-
-    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    tenant_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("tenants.id", ondelete="CASCADE"), index=True
-    )
-    collection_id: Mapped[int] = mapped_column(ForeignKey("collections.id", ondelete="CASCADE"))
-    title: Mapped[str] = mapped_column(String(300))
-    source: Mapped[str | None] = mapped_column(String(300))
-    filename: Mapped[str | None] = mapped_column(String(300))
-    media_type: Mapped[str] = mapped_column(String(16))
-    """text, markdown or pdf."""
-    status: Mapped[str] = mapped_column(
-        String(12), default="processing", server_default="processing"
-    )
-    error: Mapped[str | None] = mapped_column(Text)
-    size_bytes: Mapped[int] = mapped_column(Integer)
-    tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    raw: Mapped[bytes | None] = mapped_column(LargeBinary)
-    """The upload until it has been read; emptied once the document is ready or failed."""
-    created_at: Mapped[datetime] = _now()
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-
-
-class DocumentChunk(Base):
-    __tablename__ = "document_chunks"
-    __table_args__ = (
-        UniqueConstraint("document_id", "position"),
-        Index(None, "collection_id", "id"),
-    )
-
-    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
-    collection_id: Mapped[int] = mapped_column(ForeignKey("collections.id", ondelete="CASCADE"))
-    position: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(Text)
-    tokens: Mapped[int] = mapped_column(Integer)
-    embedding: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
-    """The chunk's vector (app.embeddings), float16; None until one is made."""
-    embedding_model: Mapped[str | None] = mapped_column(String(120))
+def fact_status(fact: Fact, today: date) -> str:
+    """A fact's status on `today`: retired (retired, or its end day has come), upcoming (its
+    start day is still to come) or active. Here beside the table, as the rule the docstring of
+    `Fact` states, so the graph, the services and exports read it from one place."""
+    if fact.status == "retired" or (fact.valid_until is not None and fact.valid_until <= today):
+        return "retired"
+    if fact.valid_from is not None and fact.valid_from > today:
+        return "upcoming"
+    return "active"

@@ -1,4 +1,5 @@
-"""SQL of end-user knowledge. No business rules here: those live in the services."""
+"""SQL of end-user facts: end-users, facts, extraction batches and turns, history imports.
+No business rules here: those live in the services."""
 
 from __future__ import annotations
 
@@ -11,43 +12,8 @@ from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from app.embeddings.storage import StoredVectors
-from app.knowledge.models import (
-    Collection,
-    Document,
-    DocumentChunk,
-    EndUser,
-    ExtractionBatch,
-    ExtractionTurn,
-    Fact,
-    KnowledgeSettings,
-)
-
-# Switch
-
-
-def settings_row(
-    session: Session, tenant_id: uuid.UUID, *, lock: bool = False
-) -> KnowledgeSettings:
-    session.execute(
-        pg_insert(KnowledgeSettings)
-        .values(tenant_id=tenant_id)
-        .on_conflict_do_nothing(index_elements=[KnowledgeSettings.tenant_id])
-    )
-    statement = select(KnowledgeSettings).where(KnowledgeSettings.tenant_id == tenant_id)
-    if lock:
-        statement = statement.with_for_update()
-    row = session.scalars(statement).one()
-    return row
-
-
-def is_enabled(session: Session, tenant_id: uuid.UUID) -> bool:
-    return bool(
-        session.scalar(
-            select(KnowledgeSettings.enabled).where(KnowledgeSettings.tenant_id == tenant_id)
-        )
-    )
-
+from app.facts.models import EndUser, ExtractionBatch, ExtractionTurn, Fact, HistoryImport
+from app.knowledge.indexes import IndexRow
 
 # End-users
 
@@ -78,8 +44,9 @@ def lock_user_by_id(session: Session, user_id: int) -> EndUser | None:
     return session.scalars(select(EndUser).where(EndUser.id == user_id).with_for_update()).first()
 
 
-def bump(row: EndUser | Collection) -> None:
-    row.version = row.version + 1
+def bump(user: EndUser) -> None:
+    """Move the user's version: no cached index of their facts is read again."""
+    user.version = user.version + 1
 
 
 # Facts
@@ -99,10 +66,6 @@ def retired(today: date) -> Any:
         Fact.status == "retired",
         and_(Fact.valid_until.is_not(None), Fact.valid_until <= today),
     )
-
-
-IndexRow = tuple[int, str, bytes | None, str | None]
-"""What a search index is built from: (row id, text, stored vector, model that made it)."""
 
 
 def retrievable_facts(session: Session, user_id: int, today: date) -> list[IndexRow]:
@@ -379,162 +342,86 @@ def unretire(session: Session, retired_by: Sequence[int]) -> None:
         )
 
 
-def delete_all_knowledge(session: Session, tenant_id: uuid.UUID) -> dict[str, int]:
+def delete_users_of(session: Session, tenant_id: uuid.UUID) -> int:
+    """Every end-user of the tenant, with their facts, turns and imports (cascade)."""
     users = session.execute(
         delete(EndUser).where(EndUser.tenant_id == tenant_id).returning(EndUser.id)
     ).all()
-    collections = session.execute(
-        delete(Collection).where(Collection.tenant_id == tenant_id).returning(Collection.id)
-    ).all()
-    return {"users": len(users), "collections": len(collections)}
+    return len(users)
 
 
-def holds_knowledge(session: Session, tenant_id: uuid.UUID) -> bool:
-    facts = select(Fact.id).where(Fact.tenant_id == tenant_id).limit(1)
-    collections = select(Collection.id).where(Collection.tenant_id == tenant_id).limit(1)
-    return session.scalar(facts) is not None or session.scalar(collections) is not None
+def count_facts_of(session: Session, tenant_id: uuid.UUID) -> int:
+    return int(
+        session.scalar(select(func.count()).select_from(Fact).where(Fact.tenant_id == tenant_id))
+        or 0
+    )
 
 
-# Collections and documents
+def has_facts(session: Session, tenant_id: uuid.UUID) -> bool:
+    return session.scalar(select(Fact.id).where(Fact.tenant_id == tenant_id).limit(1)) is not None
 
 
-def collections_of(session: Session, tenant_id: uuid.UUID) -> list[Collection]:
+# History imports
+
+
+def lock_import(session: Session, import_id: str) -> HistoryImport | None:
+    return session.get(HistoryImport, import_id, with_for_update=True)
+
+
+def get_import(session: Session, import_id: str) -> tuple[HistoryImport, EndUser] | None:
+    job = session.get(HistoryImport, import_id)
+    user = session.get(EndUser, job.end_user_id) if job is not None else None
+    return (job, user) if job is not None and user is not None else None
+
+
+def pending_import_batches(session: Session, import_id: str) -> list[int]:
+    """The import's batches still to extract, oldest first."""
+    first_turn = (
+        select(func.min(ExtractionTurn.said_at))
+        .where(ExtractionTurn.batch_id == ExtractionBatch.id)
+        .scalar_subquery()
+    )
     return list(
         session.scalars(
-            select(Collection).where(Collection.tenant_id == tenant_id).order_by(Collection.id)
+            select(ExtractionBatch.id)
+            .where(ExtractionBatch.import_id == import_id, ExtractionBatch.status == "pending")
+            .order_by(first_turn, ExtractionBatch.id)
         )
     )
 
 
-def collection_by_slug(
-    session: Session, tenant_id: uuid.UUID, slug: str, *, lock: bool = False
-) -> Collection | None:
-    statement = select(Collection).where(Collection.tenant_id == tenant_id, Collection.slug == slug)
-    if lock:
-        statement = statement.with_for_update()
-    return session.scalars(statement).first()
-
-
-def collections_by_slugs(
-    session: Session, tenant_id: uuid.UUID, slugs: Sequence[str]
-) -> list[Collection]:
-    return list(
-        session.scalars(
-            select(Collection).where(Collection.tenant_id == tenant_id, Collection.slug.in_(slugs))
+def fail_import_batches(session: Session, import_id: str, reason: str, at: datetime) -> None:
+    for pending in session.scalars(
+        select(ExtractionBatch).where(
+            ExtractionBatch.import_id == import_id, ExtractionBatch.status == "pending"
         )
-    )
+    ):
+        pending.status, pending.error, pending.finished_at = "failed", reason, at
 
 
-def collection_named(
-    session: Session, tenant_id: uuid.UUID, name: str, *, other_than: int
-) -> Collection | None:
-    """Another collection of the tenant with this display name, in any case."""
-    return session.scalars(
-        select(Collection).where(
-            Collection.tenant_id == tenant_id,
-            func.lower(Collection.name) == name.lower(),
-            Collection.id != other_than,
-        )
-    ).first()
-
-
-def document(session: Session, collection_id: int, document_id: int) -> Document | None:
-    return session.scalars(
-        select(Document).where(Document.collection_id == collection_id, Document.id == document_id)
-    ).first()
-
-
-def lock_document(session: Session, document_id: int) -> Document | None:
-    return session.scalars(
-        select(Document).where(Document.id == document_id).with_for_update()
-    ).first()
-
-
-def documents_of(
-    session: Session, collection_id: int, cursor: int | None, limit: int
-) -> list[Document]:
-    statement = select(Document).where(Document.collection_id == collection_id)
-    if cursor is not None:
-        statement = statement.where(Document.id < cursor)
-    return list(session.scalars(statement.order_by(Document.id.desc()).limit(limit + 1)))
-
-
-def chunk_texts(session: Session, collection_id: int) -> list[IndexRow]:
-    """A collection's chunks, each with its stored vector and model."""
-    rows = session.execute(
-        select(
-            DocumentChunk.id,
-            DocumentChunk.text,
-            DocumentChunk.embedding,
-            DocumentChunk.embedding_model,
-        )
-        .where(DocumentChunk.collection_id == collection_id)
-        .order_by(DocumentChunk.id)
-    ).all()
-    return [(row[0], row[1], row[2], row[3]) for row in rows]
-
-
-def chunks_of(session: Session, document_id: int) -> list[DocumentChunk]:
-    return list(
-        session.scalars(
-            select(DocumentChunk)
-            .where(DocumentChunk.document_id == document_id)
-            .order_by(DocumentChunk.position)
-        )
-    )
-
-
-def chunks_by_ids(session: Session, ids: Sequence[int]) -> list[tuple[DocumentChunk, Document]]:
-    if not ids:
-        return []
-    rows = session.execute(
-        select(DocumentChunk, Document)
-        .join(Document, Document.id == DocumentChunk.document_id)
-        .where(DocumentChunk.id.in_(ids))
-    ).all()
-    return [(row[0], row[1]) for row in rows]
-
-
-def replace_chunks(
-    session: Session, doc: Document, chunks: Sequence[tuple[str, int]], vectors: StoredVectors
-) -> None:
-    session.execute(delete(DocumentChunk).where(DocumentChunk.document_id == doc.id))
-    if chunks:
-        session.execute(
-            pg_insert(DocumentChunk).values(
-                [
-                    {
-                        "document_id": doc.id,
-                        "collection_id": doc.collection_id,
-                        "position": n,
-                        "text": text,
-                        "tokens": tokens,
-                        "embedding": vector,
-                        "embedding_model": vectors.model if vector is not None else None,
-                    }
-                    for n, ((text, tokens), vector) in enumerate(
-                        zip(chunks, vectors.vectors, strict=True)
-                    )
-                ]
+def import_batches_by_status(session: Session, import_id: str) -> dict[str, tuple[int, int]]:
+    """(batches, turns) of the import by batch status."""
+    return {
+        status: (batches, turns)
+        for status, batches, turns in session.execute(
+            select(
+                ExtractionBatch.status,
+                func.count(),
+                func.coalesce(func.sum(ExtractionBatch.turns), 0),
             )
+            .where(ExtractionBatch.import_id == import_id)
+            .group_by(ExtractionBatch.status)
         )
+    }
 
 
-def ready_documents_exist(
-    session: Session, collection_ids: Sequence[int] | None, tenant_id: uuid.UUID
-) -> bool:
-    statement = select(Document.id).where(
-        Document.tenant_id == tenant_id, Document.status == "ready"
+def import_facts_by_kind(session: Session, import_id: str) -> dict[str, int]:
+    """Facts and events the import's batches added, by kind."""
+    return dict(
+        session.execute(
+            select(Fact.kind, func.count())
+            .join(ExtractionBatch, ExtractionBatch.id == Fact.batch_id)
+            .where(ExtractionBatch.import_id == import_id)
+            .group_by(Fact.kind)
+        ).all()
     )
-    if collection_ids is not None:
-        statement = statement.where(Document.collection_id.in_(collection_ids))
-    return session.scalar(statement.limit(1)) is not None
-
-
-def stored_tokens(session: Session) -> list[tuple[uuid.UUID, int]]:
-    rows = session.execute(
-        select(Document.tenant_id, func.coalesce(func.sum(Document.tokens), 0))
-        .where(Document.status == "ready")
-        .group_by(Document.tenant_id)
-    ).all()
-    return [(row[0], int(row[1])) for row in rows]

@@ -1,20 +1,20 @@
-"""Request and response bodies of the knowledge routes."""
+"""Request and response bodies of the facts routes."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     AwareDatetime,
     BaseModel,
     ConfigDict,
     Field,
-    StrictBool,
-    StrictInt,
+    PlainSerializer,
     StringConstraints,
 )
 
+from app.documents.schemas import Slug
 from app.memory.schemas import Body, Usage
 
 UserId = Annotated[
@@ -25,42 +25,6 @@ UserId = Annotated[
         examples=["user-4821"],
     ),
 ]
-Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-
-
-class SettingsIn(Body):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [{"enabled": True}, {"enabled": False, "on_disable": "keep"}]
-        },
-    )
-    enabled: StrictBool
-    on_disable: Literal["keep", "delete"] | None = Field(
-        default=None,
-        description="needed to turn knowledge off while facts or collections exist",
-    )
-
-
-class RetrievalOut(BaseModel):
-    """How retrieval runs here (set by the operator, the same for every tenant): how many
-    facts and passages a chat gets, and whether search reads meaning as well as words."""
-
-    top_k: int
-    embeddings: Literal["static", "encoder", "off"]
-
-
-class SettingsOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [{"enabled": True, "retrieval": {"top_k": 8, "embeddings": "static"}}]
-        }
-    )
-    enabled: bool
-    deleted: dict[str, int] | None = None
-    retrieval: RetrievalOut | None = None
-    """In the GET's answer only."""
 
 
 class FactOut(BaseModel):
@@ -211,109 +175,6 @@ class GraphOut(BaseModel):
     edges: list[GraphEdge]
 
 
-class UserErased(BaseModel):
-    user: str
-    deleted: dict[str, int]
-    usage: Usage
-
-
-class SearchIn(Body):
-    query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=8000)]
-    user: UserId | None = None
-    collection: Slug | list[Slug] | None = None
-    top_k: StrictInt = Field(default=8, ge=1, le=20)
-    semantic: StrictBool = Field(
-        default=True, description="meaning as well as words; false: words alone"
-    )
-
-
-class SearchOut(BaseModel):
-    data: list[dict[str, Any]]
-    sources: list[dict[str, Any]]
-    searched: bool
-    usage: Usage | None = None
-
-
-class CollectionIn(Body):
-    model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"name": "Support docs"}]}
-    )
-    name: Name
-
-
-class CollectionOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "slug": "support-docs",
-                    "name": "Support docs",
-                    "documents": 12,
-                    "created_at": "2026-11-29T14:00:00Z",
-                }
-            ]
-        }
-    )
-    slug: str
-    name: str
-    documents: int = 0
-    created_at: datetime
-
-
-class CollectionsOut(BaseModel):
-    data: list[CollectionOut]
-
-
-class DocumentTextIn(Body):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "title": "Refund policy",
-                    "text": "Refunds for annual plans are prorated to the day.",
-                    "source": "https://help.acme.example/refunds",
-                }
-            ]
-        },
-    )
-    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
-    text: str = Field(min_length=1)
-    source: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] | None = None
-
-
-class DocumentPatch(Body):
-    title: (
-        Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
-        | None
-    ) = None
-    source: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] | None = None
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{"title": "Refund policy (2026)"}]},
-    )
-
-
-class DocumentOut(BaseModel):
-    id: int
-    collection: str
-    title: str
-    source: str | None
-    filename: str | None
-    media_type: str
-    status: Literal["processing", "ready", "failed"]
-    error: str | None
-    size_bytes: int
-    tokens: int
-    created_at: datetime
-    finished_at: datetime | None
-
-
-class DocumentsOut(BaseModel):
-    data: list[DocumentOut]
-    next_cursor: str | None = None
-
-
 class PastTurnIn(Body):
     text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20_000)]
     said_at: AwareDatetime = Field(
@@ -344,3 +205,34 @@ class HistoryIn(Body):
         },
     )
     turns: list[PastTurnIn] = Field(min_length=1, max_length=5_000)
+
+
+IsoDatetime = Annotated[datetime, PlainSerializer(lambda d: d.isoformat(), return_type=str)]
+"""A moment written as Python's isoformat ("2026-11-30T19:30:00.123456+00:00"), as the history
+import's answer always wrote it."""
+
+
+class ImportBatches(BaseModel):
+    """An import's batches by status."""
+
+    pending: int
+    done: int
+    failed: int
+    skipped: int
+
+
+class HistoryImportOut(BaseModel):
+    """A history import's status and progress."""
+
+    id: str
+    object: Literal["history_import"] = "history_import"
+    user: str
+    status: Literal["queued", "running", "done", "failed"]
+    error: str | None
+    turns: int
+    batches: ImportBatches
+    turns_done: int
+    facts: int
+    events: int
+    created_at: IsoDatetime
+    finished_at: IsoDatetime | None

@@ -1,71 +1,59 @@
-"""End-user knowledge: the switch, turns waiting for extraction, extraction itself, facts,
-blended retrieval, and the GDPR paths (erasure and export).
+"""End-user facts: the turns chat completions queue for extraction, extraction itself (live,
+re-run and from imported history), and the facts routes (list, add, forget, promote, graph).
 
 Every change to a user's facts locks the user's row first (requests, extraction and erasure
 alike), so they go one at a time and in one lock order, and moves the user's version so no
-cached index serves the old facts.
+cached index serves the old facts. Each service holds one concern: `ExtractionService` (turns
+in, batches extracted), `FactService` (a user's facts as the API shows and changes them) and
+`HistoryService` (imports of past conversations); `store_items` is the reconciliation both
+extraction and added facts end in.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 import re
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
-import redis
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
-from app.batches import repository as batch_items
-from app.embeddings import current_embedder
+from app.documents import repository as documents
+from app.documents.service import create_promoted, resolve_collections
 from app.embeddings.storage import vectors_for_write
-from app.errors import Conflict, DossierError, Invalid, NotFound, ServiceUnavailable
-from app.idempotency import repository as idempotent_answers
-from app.jobs.outbox import JobQueue
-from app.knowledge import repository as repo
-from app.knowledge.extraction import Extracted, Extractor, Turn
-from app.knowledge.graph import build_graph
-from app.knowledge.history import PastTurn, import_view, start_import
-from app.knowledge.indexes import KnowledgeIndexes, collection_prefix, user_prefix
-from app.knowledge.models import Collection, Document, EndUser, ExtractionBatch, Fact
-from app.knowledge.reconcile import Known, reconcile
-from app.knowledge.retrieval import TOP_K, Retrieved, search
-from app.knowledge.schemas import (
+from app.errors import Conflict, DossierError, Invalid, NotFound
+from app.facts import repository as repo
+from app.facts.extraction import Extracted, Extractor, Turn
+from app.facts.graph import build_graph
+from app.facts.history import PastTurn, import_view, start_import
+from app.facts.models import EndUser, ExtractionBatch, Fact, fact_status
+from app.facts.reconcile import Known, reconcile
+from app.facts.schemas import (
     FactDeleted,
     FactOut,
     FactsAdded,
     FactsIn,
     FactsPage,
     GraphOut,
+    HistoryImportOut,
     HistoryIn,
     PromotedDocument,
     PromoteOut,
-    RetrievalOut,
-    SearchIn,
-    SearchOut,
-    SettingsIn,
-    SettingsOut,
     TenantFactsPage,
-    UserErased,
 )
+from app.jobs.outbox import JobQueue
+from app.knowledge.indexes import KnowledgeIndexes, drop_or_refuse, user_prefix
+from app.knowledge.repository import is_enabled, tenant_of
+from app.knowledge.switch import require_enabled
 from app.ledger.service import charge, ensure_can_pay
 from app.memory.service import usage_of
-from app.models import Tenant
 from app.observability.metrics import count_failed_turns
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
 
-log = logging.getLogger(__name__)
-
 EXTRACT_TASK = "dossier.extraction.run_batch"
-INGEST_TASK = "dossier.ingest.document"
-ERASE_CACHES_TASK = "dossier.erasure.user_caches"
 
 
 def utcnow() -> datetime:
@@ -84,70 +72,94 @@ class ApplyResult:
         return bool(self.inserted or self.updated or self.retired)
 
 
+def store_items(
+    session: Session,
+    jobs: JobQueue,
+    user: EndUser,
+    items: Sequence[Extracted],
+    *,
+    now: datetime,
+    batch_id: int | None,
+    source: str,
+    force_bump: bool = False,
+) -> ApplyResult:
+    """Reconcile `items` with the user's known facts and store the outcome."""
+    stored = {fact.id: fact for fact in repo.active_facts(session, user.id)}
+    known = [
+        Known(
+            id=f.id,
+            kind=f.kind,
+            slot=f.slot,
+            value=f.value,
+            text=f.text,
+            valid_from=f.valid_from,
+            valid_until=f.valid_until,
+            happened_on=f.happened_on,
+        )
+        for f in stored.values()
+    ]
+    plan = reconcile(known, items, now.date())
+    result = ApplyResult(duplicates=plan.duplicates)
+    inserted: list[Fact] = []
+    for item in plan.inserts:
+        fact = Fact(
+            tenant_id=user.tenant_id,
+            end_user_id=user.id,
+            kind=item.kind,
+            slot=item.slot,
+            value=item.value,
+            text=item.text,
+            valid_from=item.valid_from,
+            valid_until=item.valid_until,
+            happened_on=item.on if item.kind == "event" else None,
+            said_on=item.said_on,
+            batch_id=batch_id,
+            source=source,
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(fact)
+        inserted.append(fact)
+    # Every new or reworded fact gets the vector of its new text.
+    changed = [*inserted, *(stored[fact_id] for fact_id, _ in plan.updates)]
+    texts = [fact.text for fact in inserted] + [item.text for _, item in plan.updates]
+    stamped = vectors_for_write(texts, jobs)
+    for fact, vector in zip(changed, stamped.vectors, strict=True):
+        fact.embedding = vector
+        fact.embedding_model = stamped.model if vector is not None else None
+    session.flush()
+    result.inserted = [fact.id for fact in inserted]
+    for fact_id, item in plan.updates:
+        fact = stored[fact_id]
+        fact.text, fact.value = item.text, item.value
+        fact.valid_from, fact.valid_until = item.valid_from, item.valid_until
+        fact.updated_at = now
+        result.updated.append(fact_id)
+    for fact_id, day in plan.ends:
+        stored[fact_id].valid_until = day
+        stored[fact_id].updated_at = now
+        result.updated.append(fact_id)
+    for retire in plan.retires:
+        fact = stored[retire.fact_id] if retire.fact_id > 0 else inserted[-retire.fact_id - 1]
+        fact.status = "retired"
+        fact.retired_on = retire.day
+        fact.retired_by = inserted[retire.by].id if retire.by is not None else None
+        fact.updated_at = now
+        result.retired.append(fact.id)
+    if result.changed or force_bump:
+        repo.bump(user)
+    return result
+
+
 @dataclass
-class KnowledgeService:
+class ExtractionService:
+    """Turns in (from chat completions), batches extracted (in a worker)."""
+
     session: Session
     jobs: JobQueue
     settings: Settings
     indexes: KnowledgeIndexes
     clock: Callable[[], datetime] = utcnow
-
-    def today(self) -> date:
-        return self.clock().date()
-
-    # The switch
-
-    def read_settings(self, tenant: CurrentTenant) -> SettingsOut:
-        return SettingsOut(
-            enabled=repo.is_enabled(self.session, tenant.id), retrieval=self._retrieval()
-        )
-
-    def _retrieval(self) -> RetrievalOut:
-        return RetrievalOut(top_k=TOP_K, embeddings=self.settings.embeddings)
-
-    def put_settings(self, tenant: CurrentTenant, body: SettingsIn) -> SettingsOut:
-        if body.enabled and body.on_disable is not None:
-            raise Invalid("on_disable goes only with enabled: false", field="on_disable")
-        row = repo.settings_row(self.session, tenant.id, lock=True)
-        deleted: dict[str, int] | None = None
-        if not body.enabled and repo.holds_knowledge(self.session, tenant.id):
-            if body.on_disable is None:
-                raise Invalid(
-                    'knowledge holds facts or collections: send "on_disable": "keep" to keep '
-                    'them for when it is on again, or "delete" to delete every fact and '
-                    "document for good; nothing was changed",
-                    field="on_disable",
-                    code="on_disable_required",
-                )
-            if body.on_disable == "delete":
-                deleted = self._delete_everything(tenant)
-        changed = row.enabled != body.enabled
-        row.enabled = body.enabled
-        row.updated_at = self.clock()
-        record(
-            self.session,
-            tenant,
-            "knowledge.settings",
-            counts={"enabled": int(body.enabled), "changed": int(changed), **(deleted or {})},
-        )
-        return SettingsOut(enabled=body.enabled, deleted=deleted)
-
-    def _delete_everything(self, tenant: CurrentTenant) -> dict[str, int]:
-        facts = self.session.scalar(
-            select(func.count()).select_from(Fact).where(Fact.tenant_id == tenant.id)
-        )
-        documents = self.session.scalar(
-            select(func.count()).select_from(Document).where(Document.tenant_id == tenant.id)
-        )
-        counts = repo.delete_all_knowledge(self.session, tenant.id)
-        self._drop_caches(f"dossier:kfacts:{tenant.id}:")
-        self._drop_caches(f"dossier:kdocs:{tenant.id}:")
-        return {"facts": int(facts or 0), "documents": int(documents or 0), **counts}
-
-    def enabled(self, tenant: CurrentTenant) -> bool:
-        return repo.is_enabled(self.session, tenant.id)
-
-    # Turns, from chat completions
 
     def record_turns(
         self,
@@ -163,7 +175,7 @@ class KnowledgeService:
         said = [(text.strip(), when or now) for text, when in turns if text and text.strip()]
         if not said:
             return 0
-        user = self._user(tenant, user_name, create=True)
+        user = lock_user(self.session, tenant, user_name, create=True)
         batch = repo.open_batch(self.session, user.id, thread)
         created = batch is None
         if batch is None:
@@ -184,8 +196,6 @@ class KnowledgeService:
             self.jobs.add(EXTRACT_TASK, batch.id)
         return added
 
-    # Extraction, in a worker
-
     def run_batch(self, batch_id: int, extractor: Extractor) -> float | None:
         """Extract a due batch; returns the seconds still to wait when it is not due yet."""
         peek = self.session.get(ExtractionBatch, batch_id)
@@ -198,8 +208,8 @@ class KnowledgeService:
         now = self.clock()
         if batch.due_at > now:
             return (batch.due_at - now).total_seconds()
-        tenant = _tenant(self.session, batch.tenant_id)
-        if not repo.is_enabled(self.session, tenant.id):
+        tenant = tenant_of(self.session, batch.tenant_id)
+        if not is_enabled(self.session, tenant.id):
             self._finish(batch, "skipped", None, keep=False)
             record(self.session, tenant, "knowledge.extraction.skipped", ids=[batch.id])
             return None
@@ -226,7 +236,15 @@ class KnowledgeService:
             return None
         savepoint.commit()
         items = extractor.extract([Turn(t.text, t.said_at.astimezone(UTC).date()) for t in turns])
-        result = self.apply(user, items, batch_id=batch.id, source="extracted")
+        result = store_items(
+            self.session,
+            self.jobs,
+            user,
+            items,
+            now=self.clock(),
+            batch_id=batch.id,
+            source="extracted",
+        )
         self._finish(
             batch,
             "done",
@@ -262,12 +280,21 @@ class KnowledgeService:
             self.session.delete(fact)
         self.session.flush()
         items = extractor.extract([Turn(t.text, t.said_at.astimezone(UTC).date()) for t in turns])
-        result = self.apply(user, items, batch_id=batch.id, source="extracted", force_bump=True)
+        result = store_items(
+            self.session,
+            self.jobs,
+            user,
+            items,
+            now=self.clock(),
+            batch_id=batch.id,
+            source="extracted",
+            force_bump=True,
+        )
         batch.extractor = extractor.name
-        self._drop_caches(user_prefix(str(batch.tenant_id), user.id))
+        drop_or_refuse(self.indexes, user_prefix(str(batch.tenant_id), user.id))
         record(
             self.session,
-            _tenant(self.session, batch.tenant_id),
+            tenant_of(self.session, batch.tenant_id),
             "knowledge.reextraction",
             ids=[batch.id, *result.inserted],
             counts={**_counts(result, turns=len(turns)), "replaced": len(old_ids)},
@@ -289,84 +316,36 @@ class KnowledgeService:
         if not keep:
             repo.delete_turns(self.session, batch.id)
 
-    def apply(
-        self,
-        user: EndUser,
-        items: Sequence[Extracted],
-        *,
-        batch_id: int | None,
-        source: str,
-        force_bump: bool = False,
-    ) -> ApplyResult:
-        """Reconcile `items` with the user's known facts and store the outcome."""
-        stored = {fact.id: fact for fact in repo.active_facts(self.session, user.id)}
-        known = [
-            Known(
-                id=f.id,
-                kind=f.kind,
-                slot=f.slot,
-                value=f.value,
-                text=f.text,
-                valid_from=f.valid_from,
-                valid_until=f.valid_until,
-                happened_on=f.happened_on,
-            )
-            for f in stored.values()
-        ]
-        plan = reconcile(known, items, self.today())
-        result = ApplyResult(duplicates=plan.duplicates)
-        now = self.clock()
-        inserted: list[Fact] = []
-        for item in plan.inserts:
-            fact = Fact(
-                tenant_id=user.tenant_id,
-                end_user_id=user.id,
-                kind=item.kind,
-                slot=item.slot,
-                value=item.value,
-                text=item.text,
-                valid_from=item.valid_from,
-                valid_until=item.valid_until,
-                happened_on=item.on if item.kind == "event" else None,
-                said_on=item.said_on,
-                batch_id=batch_id,
-                source=source,
-                created_at=now,
-                updated_at=now,
-            )
-            self.session.add(fact)
-            inserted.append(fact)
-        # Every new or reworded fact gets the vector of its new text.
-        changed = [*inserted, *(stored[fact_id] for fact_id, _ in plan.updates)]
-        texts = [fact.text for fact in inserted] + [item.text for _, item in plan.updates]
-        stamped = vectors_for_write(texts, self.jobs)
-        for fact, vector in zip(changed, stamped.vectors, strict=True):
-            fact.embedding = vector
-            fact.embedding_model = stamped.model if vector is not None else None
-        self.session.flush()
-        result.inserted = [fact.id for fact in inserted]
-        for fact_id, item in plan.updates:
-            fact = stored[fact_id]
-            fact.text, fact.value = item.text, item.value
-            fact.valid_from, fact.valid_until = item.valid_from, item.valid_until
-            fact.updated_at = now
-            result.updated.append(fact_id)
-        for fact_id, day in plan.ends:
-            stored[fact_id].valid_until = day
-            stored[fact_id].updated_at = now
-            result.updated.append(fact_id)
-        for retire in plan.retires:
-            fact = stored[retire.fact_id] if retire.fact_id > 0 else inserted[-retire.fact_id - 1]
-            fact.status = "retired"
-            fact.retired_on = retire.day
-            fact.retired_by = inserted[retire.by].id if retire.by is not None else None
-            fact.updated_at = now
-            result.retired.append(fact.id)
-        if result.changed or force_bump:
-            repo.bump(user)
-        return result
 
-    # Facts
+def fail_extraction(session: Session, batch_id: int, reason: str) -> None:
+    """An extraction task gave up: a pending batch ends failed with the reason (its turns are
+    kept, so re-extraction can read them again), counted in the metrics and the audit log."""
+    batch = repo.lock_batch(session, batch_id)
+    if batch is not None and batch.status == "pending":
+        batch.status, batch.error, batch.finished_at = "failed", reason[:200], utcnow()
+        turns = len(repo.turns_of(session, batch.id))
+        count_failed_turns(turns)
+        record(
+            session,
+            tenant_of(session, batch.tenant_id),
+            "knowledge.extraction.failed",
+            ids=[batch.id],
+            counts={"turns": turns},
+        )
+
+
+@dataclass
+class FactService:
+    """A user's facts as the API lists, adds, forgets, promotes and draws them."""
+
+    session: Session
+    jobs: JobQueue
+    settings: Settings
+    indexes: KnowledgeIndexes
+    clock: Callable[[], datetime] = utcnow
+
+    def today(self) -> date:
+        return self.clock().date()
 
     def list_facts(
         self,
@@ -434,51 +413,11 @@ class KnowledgeService:
             data=[self.fact_out(name, fact) for fact, name in rows], next_cursor=next_cursor
         )
 
-    def export(
-        self, tenant: CurrentTenant, user_name: str, cursor: str | None, limit: int
-    ) -> FactsPage:
-        """Every fact of the user, active and retired, oldest first (GDPR Article 15)."""
-        page = self.list_facts(
-            tenant, user_name, text=None, status="all", sort="oldest", cursor=cursor, limit=limit
-        )
-        user = repo.find_user(self.session, tenant.id, user_name)
-        record(
-            self.session,
-            tenant,
-            "knowledge.user.export",
-            ids=[user.id] if user else [],
-            counts={"facts": len(page.data)},
-        )
-        return page
-
-    def import_history(
-        self, tenant: CurrentTenant, user_name: str, body: HistoryIn
-    ) -> dict[str, Any]:
-        """Past conversations with their dates, as an import job (see app.knowledge.history)."""
-        self._require_enabled(tenant)
-        ensure_can_pay(tenant)
-        latest = self.clock() + timedelta(days=1)
-        for number, turn in enumerate(body.turns):
-            if turn.said_at > latest:
-                raise Invalid(
-                    f"turns.{number}.said_at: {turn.said_at.isoformat()} is in the future",
-                    field=f"turns.{number}.said_at",
-                )
-        user = self._user(tenant, user_name, create=True)
-        turns = [PastTurn(t.text, t.said_at, t.thread) for t in body.turns]
-        job = start_import(self.session, self.jobs, tenant, user, turns)
-        return import_view(self.session, tenant, user_name, job.id)
-
-    def history_import(
-        self, tenant: CurrentTenant, user_name: str, import_id: str
-    ) -> dict[str, Any]:
-        return import_view(self.session, tenant, user_name, import_id)
-
     def import_facts(self, tenant: CurrentTenant, user_name: str, body: FactsIn) -> FactsAdded:
         """Facts the caller already knows, reconciled like extracted ones."""
-        self._require_enabled(tenant)
+        require_enabled(self.session, tenant)
         ensure_can_pay(tenant)
-        user = self._user(tenant, user_name, create=True)
+        user = lock_user(self.session, tenant, user_name, create=True)
         today = self.today()
         items = [
             Extracted(
@@ -500,7 +439,9 @@ class KnowledgeService:
             cost=self.settings.price_write * len(items),
             units=len(items),
         )
-        result = self.apply(user, items, batch_id=None, source="imported")
+        result = store_items(
+            self.session, self.jobs, user, items, now=self.clock(), batch_id=None, source="imported"
+        )
         record(
             self.session,
             tenant,
@@ -522,7 +463,7 @@ class KnowledgeService:
         user, fact = self._fact(tenant, user_name, fact_id)
         repo.delete_fact(self.session, fact.id)
         repo.bump(user)
-        self._drop_caches(user_prefix(str(tenant.id), user.id))
+        drop_or_refuse(self.indexes, user_prefix(str(tenant.id), user.id))
         ledger = charge(
             self.session,
             tenant,
@@ -545,182 +486,41 @@ class KnowledgeService:
         """Move a fact into collections: ingested as a document in each, then removed from
         the user's personal memory."""
         ensure_can_pay(tenant)
-        if not repo.collections_of(self.session, tenant.id):
+        if not documents.collections_of(self.session, tenant.id):
             raise Conflict(
                 "there is no collection to promote to: create one first", code="no_collections"
             )
-        collections = self.resolve_collections(
-            tenant, list(dict.fromkeys(slugs)), field="collections"
+        collections = resolve_collections(
+            self.session, tenant, list(dict.fromkeys(slugs)), field="collections"
         )
         user, fact = self._fact(tenant, user_name, fact_id)
-        documents = []
+        promoted = []
         for collection in collections:
-            raw = fact.text.encode()
-            doc = Document(
-                tenant_id=tenant.id,
-                collection_id=collection.id,
-                title=_title(fact.text),
-                source="promoted fact",
-                media_type="text",
-                size_bytes=len(raw),
-                raw=raw,
+            doc = create_promoted(
+                self.session, self.jobs, tenant, collection, _title(fact.text), fact.text
             )
-            self.session.add(doc)
-            self.session.flush()
-            self.jobs.add(INGEST_TASK, doc.id)
-            documents.append(
+            promoted.append(
                 PromotedDocument(
                     collection=collection.slug, id=doc.id, status=doc.status or "processing"
                 )
             )
         repo.delete_fact(self.session, fact.id)
         repo.bump(user)
-        self._drop_caches(user_prefix(str(tenant.id), user.id))
+        drop_or_refuse(self.indexes, user_prefix(str(tenant.id), user.id))
         record(
             self.session,
             tenant,
             "knowledge.fact.promote",
-            ids=[user.id, fact_id, *(d.id for d in documents)],
-            counts={"collections": len(documents)},
+            ids=[user.id, fact_id, *(d.id for d in promoted)],
+            counts={"collections": len(promoted)},
         )
-        return PromoteOut(fact_id=fact_id, documents=documents)
+        return PromoteOut(fact_id=fact_id, documents=promoted)
 
     def graph(self, tenant: CurrentTenant, user_name: str) -> GraphOut:
         user = repo.find_user(self.session, tenant.id, user_name)
         facts = repo.all_facts(self.session, user.id) if user else []
         nodes, edges = build_graph(facts, self.today())
         return GraphOut(user=user_name, nodes=nodes, edges=edges)
-
-    def erase_user(self, tenant: CurrentTenant, user_name: str) -> UserErased:
-        """Erase every fact of the user at once and for good: rows, pending extraction, cached
-        indexes, their chat requests in batches. Synchronous: when this returns, nothing of
-        theirs is left to find (but for a batch chunk running their request at this moment,
-        which the next erasure or the batch's deletion takes)."""
-        user = repo.lock_user(self.session, tenant.id, user_name, create=False)
-        counts = {"facts": 0, "pending_turns": 0, "cache_keys": 0, "batch_items": 0}
-        if user is not None:
-            counts.update(repo.count_user_rows(self.session, user.id))
-            repo.delete_user(self.session, user.id)
-            counts["cache_keys"] = self._drop_caches(user_prefix(str(tenant.id), user.id))
-            # A reader that built an index from the rows before this commit could cache it
-            # after the drop above: drop once more once the deletion has committed.
-            self.jobs.add(ERASE_CACHES_TASK, str(tenant.id), user.id)
-        # Held under the user's id whether or not they have facts: what a retried write
-        # answered, and their chat requests and answers in batches.
-        idempotent_answers.forget_end_user(self.session, tenant.id, user_name)
-        counts["batch_items"] = batch_items.delete_end_user_items(
-            self.session, tenant.id, user_name
-        )
-        ledger = charge(
-            self.session,
-            tenant,
-            route="knowledge.user.erase",
-            cost=self.settings.price_delete,
-            required=False,
-        )
-        record(
-            self.session,
-            tenant,
-            "knowledge.user.erase",
-            ids=[user.id] if user else [],
-            counts=counts,
-        )
-        return UserErased(user=user_name, deleted=counts, usage=usage_of(ledger))
-
-    # Retrieval
-
-    def resolve_collections(
-        self, tenant: CurrentTenant, slugs: Sequence[str] | None, *, field: str = "collection"
-    ) -> list[Collection]:
-        """The named collections (a 422 names the first the tenant does not have), or every
-        collection when none is named."""
-        if slugs is None:
-            return repo.collections_of(self.session, tenant.id)
-        found = {c.slug: c for c in repo.collections_by_slugs(self.session, tenant.id, slugs)}
-        for slug in slugs:
-            if slug not in found:
-                raise Invalid(
-                    f"there is no collection '{slug}' in this workspace",
-                    field=field,
-                    code="unknown_collection",
-                )
-        return [found[slug] for slug in slugs]
-
-    def retrieve(
-        self,
-        tenant: CurrentTenant,
-        *,
-        query: str,
-        user_name: str | None,
-        collections: list[Collection] | None,
-        personal: bool,
-        top_k: int,
-        route: str,
-        semantic: bool = True,
-        thread: str | None = None,
-    ) -> tuple[Retrieved, Any]:
-        """Blended retrieval when there is something to consult (a user, or a ready document
-        in scope); charged once when it runs, found anything or not, on a ledger line that
-        carries the call's `thread`. Returns the result and the ledger line (None when nothing
-        was searched)."""
-        scope = (
-            collections if collections is not None else repo.collections_of(self.session, tenant.id)
-        )
-        user = (
-            repo.find_user(self.session, tenant.id, user_name) if personal and user_name else None
-        )
-        has_documents = bool(scope) and repo.ready_documents_exist(
-            self.session, [c.id for c in scope], tenant.id
-        )
-        if not (personal and user_name) and not has_documents:
-            return Retrieved(searched=False, user=user_name), None
-        ledger = charge(
-            self.session, tenant, route=route, cost=self.settings.price_retrieval, thread=thread
-        )
-        hits = search(
-            self.session,
-            self.indexes,
-            tenant_id=str(tenant.id),
-            query=query,
-            user=user,
-            collections=scope if has_documents else [],
-            today=self.today(),
-            top_k=top_k,
-            embedder=current_embedder() if semantic else None,
-        )
-        result = Retrieved(hits=hits, searched=True, user=user_name)
-        record(
-            self.session,
-            tenant,
-            "knowledge.retrieval",
-            ids=[*result.fact_ids, *result.chunk_ids],
-            counts={"facts": len(result.fact_ids), "passages": len(result.chunk_ids)},
-        )
-        return result, ledger
-
-    def search(self, tenant: CurrentTenant, body: SearchIn) -> SearchOut:
-        slugs = [body.collection] if isinstance(body.collection, str) else body.collection
-        collections = self.resolve_collections(tenant, slugs) if slugs is not None else None
-        if not self.enabled(tenant):
-            return SearchOut(data=[], sources=[], searched=False)
-        result, ledger = self.retrieve(
-            tenant,
-            query=body.query,
-            user_name=body.user,
-            collections=collections,
-            personal=True,
-            top_k=body.top_k,
-            route="knowledge.search",
-            semantic=body.semantic,
-        )
-        return SearchOut(
-            data=[hit.to_json(body.user) for hit in result.hits],
-            sources=result.sources(),
-            searched=result.searched,
-            usage=usage_of(ledger) if ledger is not None else None,
-        )
-
-    # Helpers
 
     def fact_out(self, user_name: str, fact: Fact) -> FactOut:
         return FactOut(
@@ -742,19 +542,6 @@ class KnowledgeService:
             updated_at=fact.updated_at,
         )
 
-    def _require_enabled(self, tenant: CurrentTenant) -> None:
-        if not self.enabled(tenant):
-            raise Conflict(
-                "knowledge is off for this tenant: turn it on with PUT /v1/knowledge/settings",
-                code="knowledge_off",
-            )
-
-    def _user(self, tenant: CurrentTenant, name: str, *, create: bool) -> EndUser:
-        user = repo.lock_user(self.session, tenant.id, name, create=create)
-        if user is None:
-            raise NotFound(f"no end-user '{name}'", field="user")
-        return user
-
     def _fact(self, tenant: CurrentTenant, user_name: str, fact_id: int) -> tuple[EndUser, Fact]:
         user = repo.lock_user(self.session, tenant.id, user_name, create=False)
         fact = repo.get_fact(self.session, user.id, fact_id) if user else None
@@ -762,23 +549,45 @@ class KnowledgeService:
             raise NotFound(f"end-user '{user_name}' has no fact {fact_id}", field="id")
         return user, fact
 
-    def _drop_caches(self, prefix: str) -> int:
-        try:
-            return self.indexes.drop(prefix)
-        except redis.RedisError as exc:
-            raise ServiceUnavailable(
-                "the cache could not be reached to remove cached knowledge; nothing was "
-                "deleted, try again",
-                code="cache_unavailable",
-            ) from exc
+
+@dataclass
+class HistoryService:
+    """Imports of a user's past conversations (see app.facts.history)."""
+
+    session: Session
+    jobs: JobQueue
+    clock: Callable[[], datetime] = utcnow
+
+    def import_history(
+        self, tenant: CurrentTenant, user_name: str, body: HistoryIn
+    ) -> HistoryImportOut:
+        """Past conversations with their dates, as an import job."""
+        require_enabled(self.session, tenant)
+        ensure_can_pay(tenant)
+        latest = self.clock() + timedelta(days=1)
+        for number, turn in enumerate(body.turns):
+            if turn.said_at > latest:
+                raise Invalid(
+                    f"turns.{number}.said_at: {turn.said_at.isoformat()} is in the future",
+                    field=f"turns.{number}.said_at",
+                )
+        user = lock_user(self.session, tenant, user_name, create=True)
+        turns = [PastTurn(t.text, t.said_at, t.thread) for t in body.turns]
+        job = start_import(self.session, self.jobs, tenant, user, turns)
+        return import_view(self.session, tenant, user_name, job.id)
+
+    def history_import(
+        self, tenant: CurrentTenant, user_name: str, import_id: str
+    ) -> HistoryImportOut:
+        return import_view(self.session, tenant, user_name, import_id)
 
 
-def fact_status(fact: Fact, today: date) -> str:
-    if fact.status == "retired" or (fact.valid_until is not None and fact.valid_until <= today):
-        return "retired"
-    if fact.valid_from is not None and fact.valid_from > today:
-        return "upcoming"
-    return "active"
+def lock_user(session: Session, tenant: CurrentTenant, name: str, *, create: bool) -> EndUser:
+    """The end-user's row, locked (created first with `create`); a 404 when there is none."""
+    user = repo.lock_user(session, tenant.id, name, create=create)
+    if user is None:
+        raise NotFound(f"no end-user '{name}'", field="user")
+    return user
 
 
 def _counts(result: ApplyResult, **more: int) -> dict[str, int]:
@@ -819,34 +628,3 @@ def _tenant_cursor(cursor: str | None, *, by_user: bool) -> tuple[str, int] | No
 def _title(text: str) -> str:
     first = " ".join(text.split())
     return first if len(first) <= 80 else first[:77] + "..."
-
-
-def _tenant(session: Session, tenant_id: uuid.UUID) -> CurrentTenant:
-    status = session.scalar(select(Tenant.status).where(Tenant.id == tenant_id))
-    return CurrentTenant(id=tenant_id, status=status or "suspended")
-
-
-def drop_collection_caches(indexes: KnowledgeIndexes, tenant_id: str, collection_pk: int) -> None:
-    try:
-        indexes.drop(collection_prefix(tenant_id, collection_pk))
-    except redis.RedisError as exc:
-        log.warning("cache unavailable; old collection indexes expire on their own: %s", exc)
-
-
-def fail_extraction(session: Session, batch_id: int, reason: str) -> None:
-    """An extraction task gave up: a pending batch ends failed with the reason (its turns are
-    kept, so re-extraction can read them again), counted in the metrics and the audit log."""
-    batch = session.scalars(
-        select(ExtractionBatch).where(ExtractionBatch.id == batch_id).with_for_update()
-    ).first()
-    if batch is not None and batch.status == "pending":
-        batch.status, batch.error, batch.finished_at = "failed", reason[:200], utcnow()
-        turns = len(repo.turns_of(session, batch.id))
-        count_failed_turns(turns)
-        record(
-            session,
-            _tenant(session, batch.tenant_id),
-            "knowledge.extraction.failed",
-            ids=[batch.id],
-            counts={"turns": turns},
-        )

@@ -1,10 +1,10 @@
 """Train the extractor's slot classifier: which slot does a lasting statement fill?
 
-    python ops/models/build_slots.py      # writes app/knowledge/slots_model.json
+    python ops/models/build_slots.py      # writes app/facts/slots_model.npz
 
 One ridge regression per slot (targets +1 for the slot's sentences, -1 for the others) over the
 default static model's sentence vectors and the sentence's hashed words
-(`app.knowledge.durable.slot_features`), trained on ops/models/data/slots_train_a.jsonl, _b (24
+(`app.facts.durable.slot_features`), trained on ops/models/data/slots_train_a.jsonl, _b (24
 everyday sentences per slot, written for this, in many phrasings) and _c (40 per slot in chat style:
 lowercase, filler, the fact tucked into a longer message; written by a helper who had seen neither
 evaluation set). A sentence's slot is the one
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
-from app.knowledge.durable import SLOTS_FILE, slot_features  # noqa: E402
+from app.facts.durable import SLOTS_FILE, slot_features  # noqa: E402
 
 DATA = (
     ROOT / "ops/models/data/slots_train_a.jsonl",
