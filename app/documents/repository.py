@@ -55,6 +55,16 @@ def collection_named(
     ).first()
 
 
+def delete_collection(session: Session, collection: Collection) -> None:
+    """With its documents and chunks (cascade)."""
+    session.delete(collection)
+
+
+def delete_document(session: Session, doc: Document) -> None:
+    """With its chunks (cascade)."""
+    session.delete(doc)
+
+
 def document(session: Session, collection_id: int, document_id: int) -> Document | None:
     return session.scalars(
         select(Document).where(Document.collection_id == collection_id, Document.id == document_id)

@@ -107,7 +107,7 @@ class CollectionService:
     def delete(self, tenant: CurrentTenant, slug: str) -> CollectionDeleted:
         collection = find_collection(self.session, tenant, slug, lock=True)
         documents = repo.count_documents(self.session, collection.id)
-        self.session.delete(collection)
+        repo.delete_collection(self.session, collection)
         drop_collection_caches(self.indexes, str(tenant.id), collection.id)
         charge(
             self.session,
@@ -238,7 +238,7 @@ class DocumentService:
         collection = find_collection(self.session, tenant, slug, lock=True)
         doc = document_of(self.session, collection, document_id)
         was_ready = doc.status == "ready"
-        self.session.delete(doc)
+        repo.delete_document(self.session, doc)
         if was_ready:
             repo.bump(collection)
             drop_collection_caches(self.indexes, str(tenant.id), collection.id)

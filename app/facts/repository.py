@@ -333,6 +333,13 @@ def facts_of_batch(session: Session, batch_id: int) -> list[Fact]:
     return list(session.scalars(select(Fact).where(Fact.batch_id == batch_id)))
 
 
+def delete_facts(session: Session, facts: Sequence[Fact]) -> None:
+    """Delete these facts, now (re-extraction replaces a batch's facts)."""
+    for fact in facts:
+        session.delete(fact)
+    session.flush()
+
+
 def unretire(session: Session, retired_by: Sequence[int]) -> None:
     if retired_by:
         session.execute(

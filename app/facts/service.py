@@ -276,9 +276,7 @@ class ExtractionService:
         old = repo.facts_of_batch(self.session, batch.id)
         old_ids = [fact.id for fact in old]
         repo.unretire(self.session, old_ids)
-        for fact in old:
-            self.session.delete(fact)
-        self.session.flush()
+        repo.delete_facts(self.session, old)
         items = extractor.extract([Turn(t.text, t.said_at.astimezone(UTC).date()) for t in turns])
         result = store_items(
             self.session,
