@@ -146,7 +146,7 @@ def _facts(session: Session, tenant_id: uuid.UUID, after: Any, limit: int) -> li
 
 
 def _fact(fact: Fact, user: str, today: date) -> dict[str, Any]:
-    # Worded as the per-user export words a fact (KnowledgeService.fact_out).
+    # Worded as the per-user export words a fact (FactService.fact_out).
     status = fact_status(fact, today)
     return {
         "user": user,
