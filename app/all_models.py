@@ -3,8 +3,10 @@
 from app import models
 from app.account import models as account_models
 from app.batches import models as batch_models
+from app.documents import models as document_models
 from app.erasure import models as erasure_models
 from app.exports import models as export_models
+from app.facts import models as fact_models
 from app.files import models as file_models
 from app.idempotency import models as idempotency_models
 from app.jobs import models as job_models
@@ -25,4 +27,6 @@ __all__ = [
     "job_models",
     "learning_models",
     "knowledge_models",
+    "fact_models",
+    "document_models",
 ]

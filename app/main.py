@@ -22,12 +22,15 @@ from app.account.routes import router as account_router
 from app.admission import AdmissionMiddleware
 from app.audit.routes import router as audit_router
 from app.batches.routes import router as batches_router
+from app.chat.routes import router as chat_router
 from app.console.routes import router as console_router
 from app.db import get_engine
 from app.decisions.routes import router as decisions_router
+from app.documents.routes import router as documents_router
 from app.embeddings import current_embedder
 from app.erasure.routes import router as erasure_router
 from app.errors import DossierError
+from app.facts.routes import router as facts_router
 from app.files.routes import router as files_router
 from app.forget.routes import router as forget_router
 from app.idempotency.service import Replay
@@ -93,6 +96,9 @@ def create_app() -> FastAPI:
         audit_router,
         quality_router,
         knowledge_router,
+        facts_router,
+        documents_router,
+        chat_router,
         learning_router,
         subjects_router,
         console_router,

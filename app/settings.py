@@ -117,7 +117,8 @@ class Settings(BaseSettings):
     second_tier_read_window_tokens: int = Field(default=28_000, ge=64)
     second_tier_timeout_seconds: float = Field(default=60.0, gt=0)
 
-    # End-user knowledge (app.knowledge): prices, extraction, documents, the chat endpoint.
+    # End-user knowledge (app.knowledge, app.facts, app.documents, app.chat): prices,
+    # extraction, documents, the chat endpoint.
     price_extraction_turn: Price = Decimal("0.0002")
     price_ingest_per_1k_tokens: Price = Decimal("0.0005")
     price_retrieval: Price = Decimal("0.0001")

@@ -1,85 +1,15 @@
-"""Knowledge tasks: extraction, ingest, erasure clean-up and beat's sweeps. Thin, take ids,
-safe to run twice."""
+"""Knowledge-wide tasks: an erased user's caches dropped again, and beat's knowledge sweep
+(facts and documents under one lock). Thin, take ids, safe to run twice."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import redis
-from sqlalchemy.orm import Session
 
 from app.db import session_scope
-from app.errors import UpstreamFailed, UpstreamTimeout
-from app.jobs.failures import ends_failed
-from app.jobs.outbox import JobQueue
 from app.knowledge import sweeps
-from app.knowledge.documents import CollectionService
-from app.knowledge.extraction import current_extractor
-from app.knowledge.history import IMPORT_TASK, fail_import, run_import
 from app.knowledge.indexes import knowledge_indexes, user_prefix
-from app.knowledge.service import KnowledgeService, fail_extraction
 from app.settings import get_settings
 from workers.celery import celery_app
-
-
-@celery_app.task(
-    name="dossier.extraction.run_batch",
-    # An upstream extractor that failed, timed out or answered unreadably (even repaired):
-    # nothing was applied or billed (the transaction rolled back), so ask again later. After
-    # the last retry the batch ends failed, its turns kept for re-extraction.
-    autoretry_for=(UpstreamFailed, UpstreamTimeout),
-    retry_backoff=2,
-    retry_jitter=False,
-    max_retries=3,
-)
-def run_batch(batch_id: int) -> None:
-    """Extract a thread's batch once its delay has passed (until then it waits, delayed)."""
-    with session_scope() as (session, jobs):
-        service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
-        wait = service.run_batch(batch_id, current_extractor())
-        if wait is not None:
-            # Delayed through the outbox, not the broker's ETA: nothing held in a worker's memory.
-            jobs.add("dossier.extraction.run_batch", batch_id, delay_seconds=max(wait, 0.05))
-
-
-@celery_app.task(
-    name=IMPORT_TASK,
-    # As run_batch: the batch that failed rolled back, the next delivery goes on from it.
-    autoretry_for=(UpstreamFailed, UpstreamTimeout),
-    retry_backoff=2,
-    retry_jitter=False,
-    max_retries=3,
-)
-def import_history(import_id: str) -> None:
-    """Extract a history import's batches, oldest first, each in a unit of its own."""
-    extractor = current_extractor()
-
-    def extract_batch(batch_id: int) -> None:
-        with session_scope() as (session, jobs):
-            service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
-            service.run_batch(batch_id, extractor)
-
-    run_import(session_scope, import_id, extract_batch)
-
-
-@celery_app.task(name="dossier.extraction.rerun_batch")
-def rerun_batch(batch_id: int) -> None:
-    with session_scope() as (session, jobs):
-        service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
-        service.rerun_batch(batch_id, current_extractor())
-
-
-@celery_app.task(
-    name="dossier.ingest.document",
-    # A read that failed half-way rolled back whole: read the document again.
-    autoretry_for=(OSError,),
-    retry_backoff=1,
-    max_retries=5,
-)
-def ingest_document(document_id: int) -> None:
-    with session_scope() as (session, jobs):
-        CollectionService(session, jobs, get_settings(), knowledge_indexes()).ingest(document_id)
 
 
 @celery_app.task(
@@ -97,26 +27,3 @@ def user_caches(tenant_id: str, user_pk: int) -> int:
 def knowledge_sweep() -> dict[str, int]:
     with session_scope() as (session, jobs):
         return sweeps.sweep(session, jobs, get_settings())
-
-
-@celery_app.task(name="dossier.scheduled.reextract")
-def reextract() -> int:
-    with session_scope() as (session, jobs):
-        return sweeps.reextract(session, jobs, current_extractor().name)
-
-
-@ends_failed("dossier.extraction.run_batch")
-def _extraction_failed(session: Session, args: Sequence[Any], reason: str) -> None:
-    fail_extraction(session, int(args[0]), reason)
-
-
-@ends_failed(IMPORT_TASK)
-def _import_failed(session: Session, args: Sequence[Any], reason: str) -> None:
-    fail_import(session, str(args[0]), reason)
-
-
-@ends_failed("dossier.ingest.document")
-def _document_failed(session: Session, args: Sequence[Any], reason: str) -> None:
-    CollectionService(session, JobQueue(session), get_settings(), knowledge_indexes()).fail(
-        int(args[0]), reason
-    )

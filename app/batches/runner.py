@@ -19,16 +19,17 @@ from app.batches.outputs import write_if_done
 from app.batches.schemas import CHAT
 from app.batches.service import now
 from app.cache import get_subject_cache
+from app.chat.service import ChatService, parse_chat
+from app.chat.upstream import configured_client
 from app.db import lead
 from app.decisions.service import DecisionService
 from app.engines.registry import configured_second_tier, default_engine
 from app.engines.wire import parse_request
 from app.errors import DossierError
+from app.facts.service import ExtractionService
 from app.jobs.outbox import JobQueue
-from app.knowledge.chat import ChatService, parse_chat
 from app.knowledge.indexes import knowledge_indexes
-from app.knowledge.service import KnowledgeService
-from app.knowledge.upstream import configured_client
+from app.knowledge.service import RetrievalService
 from app.ledger.service import charge_mark, settle_in_turn
 from app.memory import repository as memory_repo
 from app.memory.service import MemoryService
@@ -54,8 +55,10 @@ def decision_service(session: Session, jobs: JobQueue) -> DecisionService:
 
 
 def chat_service(session: Session, jobs: JobQueue) -> ChatService:
-    knowledge = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
-    return ChatService(knowledge, configured_client())
+    settings, indexes = get_settings(), knowledge_indexes()
+    retrieval = RetrievalService(session, settings, indexes)
+    turns = ExtractionService(session, jobs, settings, indexes)
+    return ChatService(retrieval, turns, configured_client())
 
 
 def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last: int) -> int:

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.batches.schemas import CHAT, SYSTEMONE
+from app.chat.service import parse_chat
 from app.engines.wire import parse_request
 from app.errors import Invalid
-from app.knowledge.chat import parse_chat
 
 MAX_REPORTED = 1_000
 MAX_CUSTOM_ID = 64

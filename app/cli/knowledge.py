@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 
 from app.cli.batch import batch_server
-from app.knowledge.history_client import import_file
+from app.facts.history_client import import_file
 
 
 def run_knowledge_import(args: argparse.Namespace) -> None:

@@ -18,7 +18,7 @@ from app.account import service as account_service
 from app.account.schemas import PENDING_EXAMPLE, DeletionOut
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.errors import Invalid
-from app.knowledge.models import EndUser, Fact
+from app.facts.models import EndUser, Fact
 from app.models import Tenant
 from app.pagination import CursorQuery
 

@@ -18,9 +18,9 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.batches.models import Batch, BatchItem
+from app.documents.models import Collection, Document, DocumentChunk
 from app.exports.models import Export
-from app.knowledge.models import Collection, Document, DocumentChunk, EndUser, Fact
-from app.knowledge.service import fact_status
+from app.facts.models import EndUser, Fact, fact_status
 from app.models import Alias, Line, Rule, Subject
 
 Row = tuple[Any, dict[str, Any]]
@@ -146,7 +146,7 @@ def _facts(session: Session, tenant_id: uuid.UUID, after: Any, limit: int) -> li
 
 
 def _fact(fact: Fact, user: str, today: date) -> dict[str, Any]:
-    # Worded as the per-user export words a fact (KnowledgeService.fact_out).
+    # Worded as the per-user export words a fact (FactService.fact_out).
     status = fact_status(fact, today)
     return {
         "user": user,

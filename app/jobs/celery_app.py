@@ -141,6 +141,8 @@ def make_celery() -> Celery:
             "workers.batches",
             "workers.passes",
             "workers.knowledge",
+            "workers.facts",
+            "workers.documents",
             "workers.learning",
             "workers.erasure",
             "workers.account",

@@ -10,7 +10,6 @@ waiting for theirs are kept here briefly and not shared (see app.recall.cache).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,16 +17,23 @@ from datetime import date
 from functools import lru_cache
 
 import redis
+from pydantic import TypeAdapter
 
 from app.bounded_cache import BoundedCache
 from app.cache import get_redis
 from app.embeddings import Embedder
 from app.embeddings.vectors import CorruptVectors, LineVectors
-from app.knowledge.repository import IndexRow
+from app.errors import ServiceUnavailable
 from app.recall.index import CorruptIndex, RecallIndex, build_index
 from app.settings import get_settings
 
 log = logging.getLogger(__name__)
+
+IndexRow = tuple[int, str, bytes | None, str | None]
+"""What a search index is built from: (row id, text, stored vector, model that made it)."""
+
+ROW_IDS = TypeAdapter(list[int])
+"""The row ids of an index's lines, as stored beside it in Redis (JSON)."""
 
 Loader = Callable[[], list[IndexRow]]
 
@@ -131,7 +137,7 @@ class KnowledgeIndexes:
         except (CorruptIndex, CorruptVectors):
             log.warning("corrupt knowledge index in the cache; rebuilding it")
             return None
-        row_ids = json.loads(ids)
+        row_ids = ROW_IDS.validate_json(ids)
         if len(row_ids) != index.line_count:
             return None
         return Entry(index, row_ids, vectors)
@@ -140,7 +146,7 @@ class KnowledgeIndexes:
         try:
             pipe = self._redis.pipeline()
             pipe.set(key, entry.index.to_bytes(), ex=self._ttl)
-            pipe.set(key + ":ids", json.dumps(entry.ids).encode(), ex=self._ttl)
+            pipe.set(key + ":ids", ROW_IDS.dump_json(entry.ids), ex=self._ttl)
             if entry.vectors is not None:
                 pipe.set(key + ":vec", entry.vectors.to_bytes(), ex=self._ttl)
             pipe.execute()
@@ -158,3 +164,25 @@ def knowledge_indexes() -> KnowledgeIndexes:
         settings.recall_cache_mb * 1024 * 1024,
         settings.embedding_partial_seconds,
     )
+
+
+def drop_or_refuse(indexes: KnowledgeIndexes, prefix: str) -> int:
+    """Drop the cached indexes under `prefix` before facts are deleted; an unreachable cache
+    refuses the deletion (503), so no cached index serves what was meant to be gone."""
+    try:
+        return indexes.drop(prefix)
+    except redis.RedisError as exc:
+        raise ServiceUnavailable(
+            "the cache could not be reached to remove cached knowledge; nothing was "
+            "deleted, try again",
+            code="cache_unavailable",
+        ) from exc
+
+
+def drop_collection_caches(indexes: KnowledgeIndexes, tenant_id: str, collection_pk: int) -> None:
+    """A collection's old indexes carry its old version in their keys, so one left behind when
+    the cache is down is never read: it expires on its own."""
+    try:
+        indexes.drop(collection_prefix(tenant_id, collection_pk))
+    except redis.RedisError as exc:
+        log.warning("cache unavailable; old collection indexes expire on their own: %s", exc)

@@ -24,12 +24,14 @@ import psycopg
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from app.documents import repository as documents
+from app.documents.models import Collection
 from app.embeddings import Embedder
 from app.embeddings.base import Matrix
 from app.errors import ServiceUnavailable
-from app.knowledge import repository as repo
+from app.facts import repository as facts
+from app.facts.models import EndUser
 from app.knowledge.indexes import Entry, KnowledgeIndexes, chunks_key, facts_key
-from app.knowledge.models import Collection, EndUser
 from app.recall.hybrid import (
     CANDIDATES,
     Fused,
@@ -192,7 +194,7 @@ def _sources(
         user_pk = user.id
         entry = indexes.get(
             facts_key(tenant_id, user.id, user.version, today),
-            lambda: repo.retrievable_facts(session, user_pk, today),
+            lambda: facts.retrievable_facts(session, user_pk, today),
             embedder,
         )
         sources.append(_Source("fact", user.id, entry))
@@ -200,7 +202,7 @@ def _sources(
         collection_pk = collection.id
         entry = indexes.get(
             chunks_key(tenant_id, collection.id, collection.version),
-            lambda pk=collection_pk: repo.chunk_texts(session, pk),  # type: ignore[misc]
+            lambda pk=collection_pk: documents.chunk_texts(session, pk),  # type: ignore[misc]
             embedder,
         )
         sources.append(_Source("passage", collection.id, entry))
@@ -256,15 +258,17 @@ def _hybrid(sources: list[_Source], query: str, query_vector: Matrix, top_k: int
 
 
 def _load(session: Session, kept: list[Kept], slugs: dict[int, str]) -> list[KnowledgeHit]:
-    facts = {f.id: f for f in repo.facts_by_ids(session, [s[2] for s in kept if s[1] == "fact"])}
+    found = {f.id: f for f in facts.facts_by_ids(session, [s[2] for s in kept if s[1] == "fact"])}
     chunks = {
         chunk.id: (chunk, doc)
-        for chunk, doc in repo.chunks_by_ids(session, [s[2] for s in kept if s[1] == "passage"])
+        for chunk, doc in documents.chunks_by_ids(
+            session, [s[2] for s in kept if s[1] == "passage"]
+        )
     }
     hits = []
     for score, kind, row_id, source_pk, why in kept:
-        if kind == "fact" and row_id in facts:
-            hits.append(KnowledgeHit("fact", row_id, facts[row_id].text, score, why=why))
+        if kind == "fact" and row_id in found:
+            hits.append(KnowledgeHit("fact", row_id, found[row_id].text, score, why=why))
         elif kind == "passage" and row_id in chunks:
             chunk, doc = chunks[row_id]
             hits.append(

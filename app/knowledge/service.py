@@ -1,93 +1,46 @@
-"""End-user knowledge: the switch, turns waiting for extraction, extraction itself, facts,
-blended retrieval, and the GDPR paths (erasure and export).
-
-Every change to a user's facts locks the user's row first (requests, extraction and erasure
-alike), so they go one at a time and in one lock order, and moves the user's version so no
-cached index serves the old facts.
+"""What composes the rooms: blended retrieval over a user's facts and the workspace's
+documents (`RetrievalService`, for `/v1/knowledge/search`, chat completions and MCP), and an
+end-user as a whole under the GDPR (`EndUserService`: export, erasure), whose data is facts
+today and, through chat, batch items and retried answers too.
 """
 
 from __future__ import annotations
 
-import hashlib
-import logging
-import re
-import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
-import redis
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
 from app.batches import repository as batch_items
+from app.documents import repository as documents
+from app.documents.models import Collection
+from app.documents.service import resolve_collections
 from app.embeddings import current_embedder
-from app.embeddings.storage import vectors_for_write
-from app.errors import Conflict, DossierError, Invalid, NotFound, ServiceUnavailable
+from app.facts import repository as facts
+from app.facts.schemas import FactsPage
+from app.facts.service import FactService
 from app.idempotency import repository as idempotent_answers
 from app.jobs.outbox import JobQueue
-from app.knowledge import repository as repo
-from app.knowledge.extraction import Extracted, Extractor, Turn
-from app.knowledge.graph import build_graph
-from app.knowledge.history import PastTurn, import_view, start_import
-from app.knowledge.indexes import KnowledgeIndexes, collection_prefix, user_prefix
-from app.knowledge.models import Collection, Document, EndUser, ExtractionBatch, Fact
-from app.knowledge.reconcile import Known, reconcile
-from app.knowledge.retrieval import TOP_K, Retrieved, search
-from app.knowledge.schemas import (
-    FactDeleted,
-    FactOut,
-    FactsAdded,
-    FactsIn,
-    FactsPage,
-    GraphOut,
-    HistoryIn,
-    PromotedDocument,
-    PromoteOut,
-    RetrievalOut,
-    SearchIn,
-    SearchOut,
-    SettingsIn,
-    SettingsOut,
-    TenantFactsPage,
-    UserErased,
-)
-from app.ledger.service import charge, ensure_can_pay
+from app.knowledge.indexes import KnowledgeIndexes, drop_or_refuse, user_prefix
+from app.knowledge.retrieval import Retrieved, search
+from app.knowledge.schemas import SearchIn, SearchOut, UserErased
+from app.knowledge.switch import is_enabled, utcnow
+from app.ledger.service import charge
 from app.memory.service import usage_of
-from app.models import Tenant
-from app.observability.metrics import count_failed_turns
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
 
-log = logging.getLogger(__name__)
-
-EXTRACT_TASK = "dossier.extraction.run_batch"
-INGEST_TASK = "dossier.ingest.document"
 ERASE_CACHES_TASK = "dossier.erasure.user_caches"
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass
-class ApplyResult:
-    inserted: list[int] = field(default_factory=list)
-    updated: list[int] = field(default_factory=list)
-    retired: list[int] = field(default_factory=list)
-    duplicates: int = 0
+class RetrievalService:
+    """Blended retrieval: charged once when it runs, recorded in the audit log."""
 
-    @property
-    def changed(self) -> bool:
-        return bool(self.inserted or self.updated or self.retired)
-
-
-@dataclass
-class KnowledgeService:
     session: Session
-    jobs: JobQueue
     settings: Settings
     indexes: KnowledgeIndexes
     clock: Callable[[], datetime] = utcnow
@@ -95,556 +48,13 @@ class KnowledgeService:
     def today(self) -> date:
         return self.clock().date()
 
-    # The switch
-
-    def read_settings(self, tenant: CurrentTenant) -> SettingsOut:
-        return SettingsOut(
-            enabled=repo.is_enabled(self.session, tenant.id), retrieval=self._retrieval()
-        )
-
-    def _retrieval(self) -> RetrievalOut:
-        return RetrievalOut(top_k=TOP_K, embeddings=self.settings.embeddings)
-
-    def put_settings(self, tenant: CurrentTenant, body: SettingsIn) -> SettingsOut:
-        if body.enabled and body.on_disable is not None:
-            raise Invalid("on_disable goes only with enabled: false", field="on_disable")
-        row = repo.settings_row(self.session, tenant.id, lock=True)
-        deleted: dict[str, int] | None = None
-        if not body.enabled and repo.holds_knowledge(self.session, tenant.id):
-            if body.on_disable is None:
-                raise Invalid(
-                    'knowledge holds facts or collections: send "on_disable": "keep" to keep '
-                    'them for when it is on again, or "delete" to delete every fact and '
-                    "document for good; nothing was changed",
-                    field="on_disable",
-                    code="on_disable_required",
-                )
-            if body.on_disable == "delete":
-                deleted = self._delete_everything(tenant)
-        changed = row.enabled != body.enabled
-        row.enabled = body.enabled
-        row.updated_at = self.clock()
-        record(
-            self.session,
-            tenant,
-            "knowledge.settings",
-            counts={"enabled": int(body.enabled), "changed": int(changed), **(deleted or {})},
-        )
-        return SettingsOut(enabled=body.enabled, deleted=deleted)
-
-    def _delete_everything(self, tenant: CurrentTenant) -> dict[str, int]:
-        facts = self.session.scalar(
-            select(func.count()).select_from(Fact).where(Fact.tenant_id == tenant.id)
-        )
-        documents = self.session.scalar(
-            select(func.count()).select_from(Document).where(Document.tenant_id == tenant.id)
-        )
-        counts = repo.delete_all_knowledge(self.session, tenant.id)
-        self._drop_caches(f"dossier:kfacts:{tenant.id}:")
-        self._drop_caches(f"dossier:kdocs:{tenant.id}:")
-        return {"facts": int(facts or 0), "documents": int(documents or 0), **counts}
-
     def enabled(self, tenant: CurrentTenant) -> bool:
-        return repo.is_enabled(self.session, tenant.id)
-
-    # Turns, from chat completions
-
-    def record_turns(
-        self,
-        tenant: CurrentTenant,
-        user_name: str,
-        thread: str,
-        turns: Sequence[tuple[str, datetime | None]],
-    ) -> int:
-        """Queue the user's new turns (text, and when said if the client says; else now) for
-        extraction in the thread's open batch; the batch's first turn starts its delay.
-        Returns the turns added."""
-        now = self.clock()
-        said = [(text.strip(), when or now) for text, when in turns if text and text.strip()]
-        if not said:
-            return 0
-        user = self._user(tenant, user_name, create=True)
-        batch = repo.open_batch(self.session, user.id, thread)
-        created = batch is None
-        if batch is None:
-            batch = ExtractionBatch(
-                tenant_id=tenant.id,
-                end_user_id=user.id,
-                thread=thread,
-                due_at=now + timedelta(seconds=self.settings.extraction_delay_seconds),
-            )
-            self.session.add(batch)
-            self.session.flush()
-        added = repo.add_turns(
-            self.session,
-            batch,
-            [(text, hashlib.sha256(text.encode()).hexdigest(), when) for text, when in said],
-        )
-        if created:
-            self.jobs.add(EXTRACT_TASK, batch.id)
-        return added
-
-    # Extraction, in a worker
-
-    def run_batch(self, batch_id: int, extractor: Extractor) -> float | None:
-        """Extract a due batch; returns the seconds still to wait when it is not due yet."""
-        peek = self.session.get(ExtractionBatch, batch_id)
-        if peek is None or peek.status != "pending":
-            return None
-        user = repo.lock_user_by_id(self.session, peek.end_user_id)  # the user first, always
-        batch = repo.lock_batch(self.session, batch_id)
-        if user is None or batch is None or batch.status != "pending":
-            return None
-        now = self.clock()
-        if batch.due_at > now:
-            return (batch.due_at - now).total_seconds()
-        tenant = _tenant(self.session, batch.tenant_id)
-        if not repo.is_enabled(self.session, tenant.id):
-            self._finish(batch, "skipped", None, keep=False)
-            record(self.session, tenant, "knowledge.extraction.skipped", ids=[batch.id])
-            return None
-        turns = repo.turns_of(self.session, batch.id)
-        savepoint = self.session.begin_nested()
-        try:
-            charge(
-                self.session,
-                tenant,
-                route="knowledge.extraction",
-                cost=self.settings.price_extraction_turn * len(turns),
-                units=len(turns),
-            )
-        except DossierError as exc:
-            savepoint.rollback()
-            self._finish(batch, "failed", exc.code, keep=False)
-            record(
-                self.session,
-                tenant,
-                "knowledge.extraction.failed",
-                ids=[batch.id],
-                counts={"turns": len(turns)},
-            )
-            return None
-        savepoint.commit()
-        items = extractor.extract([Turn(t.text, t.said_at.astimezone(UTC).date()) for t in turns])
-        result = self.apply(user, items, batch_id=batch.id, source="extracted")
-        self._finish(
-            batch,
-            "done",
-            None,
-            keep=self.settings.extraction_keep_days > 0,
-            extractor=extractor.name,
-        )
-        record(
-            self.session,
-            tenant,
-            "knowledge.extraction",
-            ids=[batch.id, *result.inserted],
-            counts=_counts(result, turns=len(turns)),
-        )
-        return None
-
-    def rerun_batch(self, batch_id: int, extractor: Extractor) -> None:
-        """Re-extract a done batch's kept turns with `extractor` (not billed again)."""
-        peek = self.session.get(ExtractionBatch, batch_id)
-        if peek is None or peek.status != "done" or peek.extractor == extractor.name:
-            return
-        user = repo.lock_user_by_id(self.session, peek.end_user_id)
-        batch = repo.lock_batch(self.session, batch_id)
-        if user is None or batch is None or batch.extractor == extractor.name:
-            return
-        turns = repo.turns_of(self.session, batch.id)
-        if not turns:
-            return
-        old = repo.facts_of_batch(self.session, batch.id)
-        old_ids = [fact.id for fact in old]
-        repo.unretire(self.session, old_ids)
-        for fact in old:
-            self.session.delete(fact)
-        self.session.flush()
-        items = extractor.extract([Turn(t.text, t.said_at.astimezone(UTC).date()) for t in turns])
-        result = self.apply(user, items, batch_id=batch.id, source="extracted", force_bump=True)
-        batch.extractor = extractor.name
-        self._drop_caches(user_prefix(str(batch.tenant_id), user.id))
-        record(
-            self.session,
-            _tenant(self.session, batch.tenant_id),
-            "knowledge.reextraction",
-            ids=[batch.id, *result.inserted],
-            counts={**_counts(result, turns=len(turns)), "replaced": len(old_ids)},
-        )
-
-    def _finish(
-        self,
-        batch: ExtractionBatch,
-        status: str,
-        error: str | None,
-        *,
-        keep: bool,
-        extractor: str | None = None,
-    ) -> None:
-        batch.status = status
-        batch.error = error
-        batch.extractor = extractor
-        batch.finished_at = self.clock()
-        if not keep:
-            repo.delete_turns(self.session, batch.id)
-
-    def apply(
-        self,
-        user: EndUser,
-        items: Sequence[Extracted],
-        *,
-        batch_id: int | None,
-        source: str,
-        force_bump: bool = False,
-    ) -> ApplyResult:
-        """Reconcile `items` with the user's known facts and store the outcome."""
-        stored = {fact.id: fact for fact in repo.active_facts(self.session, user.id)}
-        known = [
-            Known(
-                id=f.id,
-                kind=f.kind,
-                slot=f.slot,
-                value=f.value,
-                text=f.text,
-                valid_from=f.valid_from,
-                valid_until=f.valid_until,
-                happened_on=f.happened_on,
-            )
-            for f in stored.values()
-        ]
-        plan = reconcile(known, items, self.today())
-        result = ApplyResult(duplicates=plan.duplicates)
-        now = self.clock()
-        inserted: list[Fact] = []
-        for item in plan.inserts:
-            fact = Fact(
-                tenant_id=user.tenant_id,
-                end_user_id=user.id,
-                kind=item.kind,
-                slot=item.slot,
-                value=item.value,
-                text=item.text,
-                valid_from=item.valid_from,
-                valid_until=item.valid_until,
-                happened_on=item.on if item.kind == "event" else None,
-                said_on=item.said_on,
-                batch_id=batch_id,
-                source=source,
-                created_at=now,
-                updated_at=now,
-            )
-            self.session.add(fact)
-            inserted.append(fact)
-        # Every new or reworded fact gets the vector of its new text.
-        changed = [*inserted, *(stored[fact_id] for fact_id, _ in plan.updates)]
-        texts = [fact.text for fact in inserted] + [item.text for _, item in plan.updates]
-        stamped = vectors_for_write(texts, self.jobs)
-        for fact, vector in zip(changed, stamped.vectors, strict=True):
-            fact.embedding = vector
-            fact.embedding_model = stamped.model if vector is not None else None
-        self.session.flush()
-        result.inserted = [fact.id for fact in inserted]
-        for fact_id, item in plan.updates:
-            fact = stored[fact_id]
-            fact.text, fact.value = item.text, item.value
-            fact.valid_from, fact.valid_until = item.valid_from, item.valid_until
-            fact.updated_at = now
-            result.updated.append(fact_id)
-        for fact_id, day in plan.ends:
-            stored[fact_id].valid_until = day
-            stored[fact_id].updated_at = now
-            result.updated.append(fact_id)
-        for retire in plan.retires:
-            fact = stored[retire.fact_id] if retire.fact_id > 0 else inserted[-retire.fact_id - 1]
-            fact.status = "retired"
-            fact.retired_on = retire.day
-            fact.retired_by = inserted[retire.by].id if retire.by is not None else None
-            fact.updated_at = now
-            result.retired.append(fact.id)
-        if result.changed or force_bump:
-            repo.bump(user)
-        return result
-
-    # Facts
-
-    def list_facts(
-        self,
-        tenant: CurrentTenant,
-        user_name: str,
-        *,
-        text: str | None,
-        status: str,
-        sort: str,
-        cursor: str | None,
-        limit: int,
-    ) -> FactsPage:
-        user = repo.find_user(self.session, tenant.id, user_name)
-        if user is None:
-            return FactsPage(user=user_name, data=[], next_cursor=None)
-        rows = repo.list_facts(
-            self.session,
-            user.id,
-            today=self.today(),
-            text=text,
-            status=status,
-            oldest_first=sort == "oldest",
-            cursor=_cursor(cursor),
-            limit=limit,
-        )
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return FactsPage(
-            user=user_name,
-            data=[self.fact_out(user_name, fact) for fact in rows],
-            next_cursor=str(rows[-1].id) if more else None,
-        )
-
-    def list_tenant_facts(
-        self,
-        tenant: CurrentTenant,
-        *,
-        text: str | None,
-        user: str | None,
-        status: str,
-        sort: str,
-        cursor: str | None,
-        limit: int,
-    ) -> TenantFactsPage:
-        """Every end-user's facts in one list (the console's fact list): `text` found in the
-        fact or the end-user's id, `user` one end-user, by status, newest, oldest or by user."""
-        rows = repo.tenant_facts(
-            self.session,
-            tenant.id,
-            today=self.today(),
-            text=text,
-            user=user,
-            status=status,
-            sort=sort,
-            after=_tenant_cursor(cursor, by_user=sort == "user"),
-            limit=limit,
-        )
-        more = len(rows) > limit
-        rows = rows[:limit]
-        next_cursor = None
-        if more:
-            last, name = rows[-1]
-            next_cursor = f"{name}~{last.id}" if sort == "user" else str(last.id)
-        return TenantFactsPage(
-            data=[self.fact_out(name, fact) for fact, name in rows], next_cursor=next_cursor
-        )
-
-    def export(
-        self, tenant: CurrentTenant, user_name: str, cursor: str | None, limit: int
-    ) -> FactsPage:
-        """Every fact of the user, active and retired, oldest first (GDPR Article 15)."""
-        page = self.list_facts(
-            tenant, user_name, text=None, status="all", sort="oldest", cursor=cursor, limit=limit
-        )
-        user = repo.find_user(self.session, tenant.id, user_name)
-        record(
-            self.session,
-            tenant,
-            "knowledge.user.export",
-            ids=[user.id] if user else [],
-            counts={"facts": len(page.data)},
-        )
-        return page
-
-    def import_history(
-        self, tenant: CurrentTenant, user_name: str, body: HistoryIn
-    ) -> dict[str, Any]:
-        """Past conversations with their dates, as an import job (see app.knowledge.history)."""
-        self._require_enabled(tenant)
-        ensure_can_pay(tenant)
-        latest = self.clock() + timedelta(days=1)
-        for number, turn in enumerate(body.turns):
-            if turn.said_at > latest:
-                raise Invalid(
-                    f"turns.{number}.said_at: {turn.said_at.isoformat()} is in the future",
-                    field=f"turns.{number}.said_at",
-                )
-        user = self._user(tenant, user_name, create=True)
-        turns = [PastTurn(t.text, t.said_at, t.thread) for t in body.turns]
-        job = start_import(self.session, self.jobs, tenant, user, turns)
-        return import_view(self.session, tenant, user_name, job.id)
-
-    def history_import(
-        self, tenant: CurrentTenant, user_name: str, import_id: str
-    ) -> dict[str, Any]:
-        return import_view(self.session, tenant, user_name, import_id)
-
-    def import_facts(self, tenant: CurrentTenant, user_name: str, body: FactsIn) -> FactsAdded:
-        """Facts the caller already knows, reconciled like extracted ones."""
-        self._require_enabled(tenant)
-        ensure_can_pay(tenant)
-        user = self._user(tenant, user_name, create=True)
-        today = self.today()
-        items = [
-            Extracted(
-                kind=fact.kind,
-                text=fact.text,
-                said_on=today,
-                slot=fact.slot,
-                value=fact.value,
-                valid_from=fact.valid_from,
-                valid_until=fact.valid_until,
-                on=fact.happened_on,
-            )
-            for fact in body.facts
-        ]
-        ledger = charge(
-            self.session,
-            tenant,
-            route="knowledge.facts.import",
-            cost=self.settings.price_write * len(items),
-            units=len(items),
-        )
-        result = self.apply(user, items, batch_id=None, source="imported")
-        record(
-            self.session,
-            tenant,
-            "knowledge.facts.import",
-            ids=[user.id, *result.inserted],
-            counts=_counts(result, facts=len(items)),
-        )
-        return FactsAdded(
-            user=user_name,
-            ids=result.inserted,
-            updated=result.updated,
-            retired=result.retired,
-            duplicates=result.duplicates,
-            usage=usage_of(ledger),
-        )
-
-    def delete_fact(self, tenant: CurrentTenant, user_name: str, fact_id: int) -> FactDeleted:
-        """Forget one fact: deleted outright, from retrieval, the graph and every export."""
-        user, fact = self._fact(tenant, user_name, fact_id)
-        repo.delete_fact(self.session, fact.id)
-        repo.bump(user)
-        self._drop_caches(user_prefix(str(tenant.id), user.id))
-        ledger = charge(
-            self.session,
-            tenant,
-            route="knowledge.fact.delete",
-            cost=self.settings.price_delete,
-            required=False,
-        )
-        record(
-            self.session,
-            tenant,
-            "knowledge.fact.delete",
-            ids=[user.id, fact_id],
-            counts={"facts": 1},
-        )
-        return FactDeleted(user=user_name, deleted=fact_id, usage=usage_of(ledger))
-
-    def promote(
-        self, tenant: CurrentTenant, user_name: str, fact_id: int, slugs: Sequence[str]
-    ) -> PromoteOut:
-        """Move a fact into collections: ingested as a document in each, then removed from
-        the user's personal memory."""
-        ensure_can_pay(tenant)
-        if not repo.collections_of(self.session, tenant.id):
-            raise Conflict(
-                "there is no collection to promote to: create one first", code="no_collections"
-            )
-        collections = self.resolve_collections(
-            tenant, list(dict.fromkeys(slugs)), field="collections"
-        )
-        user, fact = self._fact(tenant, user_name, fact_id)
-        documents = []
-        for collection in collections:
-            raw = fact.text.encode()
-            doc = Document(
-                tenant_id=tenant.id,
-                collection_id=collection.id,
-                title=_title(fact.text),
-                source="promoted fact",
-                media_type="text",
-                size_bytes=len(raw),
-                raw=raw,
-            )
-            self.session.add(doc)
-            self.session.flush()
-            self.jobs.add(INGEST_TASK, doc.id)
-            documents.append(
-                PromotedDocument(
-                    collection=collection.slug, id=doc.id, status=doc.status or "processing"
-                )
-            )
-        repo.delete_fact(self.session, fact.id)
-        repo.bump(user)
-        self._drop_caches(user_prefix(str(tenant.id), user.id))
-        record(
-            self.session,
-            tenant,
-            "knowledge.fact.promote",
-            ids=[user.id, fact_id, *(d.id for d in documents)],
-            counts={"collections": len(documents)},
-        )
-        return PromoteOut(fact_id=fact_id, documents=documents)
-
-    def graph(self, tenant: CurrentTenant, user_name: str) -> GraphOut:
-        user = repo.find_user(self.session, tenant.id, user_name)
-        facts = repo.all_facts(self.session, user.id) if user else []
-        nodes, edges = build_graph(facts, self.today())
-        return GraphOut(user=user_name, nodes=nodes, edges=edges)
-
-    def erase_user(self, tenant: CurrentTenant, user_name: str) -> UserErased:
-        """Erase every fact of the user at once and for good: rows, pending extraction, cached
-        indexes, their chat requests in batches. Synchronous: when this returns, nothing of
-        theirs is left to find (but for a batch chunk running their request at this moment,
-        which the next erasure or the batch's deletion takes)."""
-        user = repo.lock_user(self.session, tenant.id, user_name, create=False)
-        counts = {"facts": 0, "pending_turns": 0, "cache_keys": 0, "batch_items": 0}
-        if user is not None:
-            counts.update(repo.count_user_rows(self.session, user.id))
-            repo.delete_user(self.session, user.id)
-            counts["cache_keys"] = self._drop_caches(user_prefix(str(tenant.id), user.id))
-            # A reader that built an index from the rows before this commit could cache it
-            # after the drop above: drop once more once the deletion has committed.
-            self.jobs.add(ERASE_CACHES_TASK, str(tenant.id), user.id)
-        # Held under the user's id whether or not they have facts: what a retried write
-        # answered, and their chat requests and answers in batches.
-        idempotent_answers.forget_end_user(self.session, tenant.id, user_name)
-        counts["batch_items"] = batch_items.delete_end_user_items(
-            self.session, tenant.id, user_name
-        )
-        ledger = charge(
-            self.session,
-            tenant,
-            route="knowledge.user.erase",
-            cost=self.settings.price_delete,
-            required=False,
-        )
-        record(
-            self.session,
-            tenant,
-            "knowledge.user.erase",
-            ids=[user.id] if user else [],
-            counts=counts,
-        )
-        return UserErased(user=user_name, deleted=counts, usage=usage_of(ledger))
-
-    # Retrieval
+        return is_enabled(self.session, tenant)
 
     def resolve_collections(
         self, tenant: CurrentTenant, slugs: Sequence[str] | None, *, field: str = "collection"
     ) -> list[Collection]:
-        """The named collections (a 422 names the first the tenant does not have), or every
-        collection when none is named."""
-        if slugs is None:
-            return repo.collections_of(self.session, tenant.id)
-        found = {c.slug: c for c in repo.collections_by_slugs(self.session, tenant.id, slugs)}
-        for slug in slugs:
-            if slug not in found:
-                raise Invalid(
-                    f"there is no collection '{slug}' in this workspace",
-                    field=field,
-                    code="unknown_collection",
-                )
-        return [found[slug] for slug in slugs]
+        return resolve_collections(self.session, tenant, slugs, field=field)
 
     def retrieve(
         self,
@@ -664,12 +74,14 @@ class KnowledgeService:
         carries the call's `thread`. Returns the result and the ledger line (None when nothing
         was searched)."""
         scope = (
-            collections if collections is not None else repo.collections_of(self.session, tenant.id)
+            collections
+            if collections is not None
+            else documents.collections_of(self.session, tenant.id)
         )
         user = (
-            repo.find_user(self.session, tenant.id, user_name) if personal and user_name else None
+            facts.find_user(self.session, tenant.id, user_name) if personal and user_name else None
         )
-        has_documents = bool(scope) and repo.ready_documents_exist(
+        has_documents = bool(scope) and documents.ready_documents_exist(
             self.session, [c.id for c in scope], tenant.id
         )
         if not (personal and user_name) and not has_documents:
@@ -720,133 +132,70 @@ class KnowledgeService:
             usage=usage_of(ledger) if ledger is not None else None,
         )
 
-    # Helpers
 
-    def fact_out(self, user_name: str, fact: Fact) -> FactOut:
-        return FactOut(
-            id=fact.id,
-            user=user_name,
-            kind=fact.kind,
-            text=fact.text,
-            slot=fact.slot,
-            value=fact.value,
-            status=fact_status(fact, self.today()),
-            valid_from=fact.valid_from,
-            valid_until=fact.valid_until,
-            happened_on=fact.happened_on,
-            said_on=fact.said_on,
-            retired_on=fact.retired_on
-            or (fact.valid_until if fact_status(fact, self.today()) == "retired" else None),
-            source=fact.source,
-            created_at=fact.created_at,
-            updated_at=fact.updated_at,
+@dataclass
+class EndUserService:
+    """An end-user under the GDPR: everything held about them (Article 15), and all of it
+    erased at once (Article 17)."""
+
+    session: Session
+    jobs: JobQueue
+    settings: Settings
+    indexes: KnowledgeIndexes
+    clock: Callable[[], datetime] = utcnow
+
+    def export(
+        self, tenant: CurrentTenant, user_name: str, cursor: str | None, limit: int
+    ) -> FactsPage:
+        """Every fact of the user, active and retired, oldest first (GDPR Article 15)."""
+        listed = FactService(self.session, self.jobs, self.settings, self.indexes, self.clock)
+        page = listed.list_facts(
+            tenant, user_name, text=None, status="all", sort="oldest", cursor=cursor, limit=limit
         )
-
-    def _require_enabled(self, tenant: CurrentTenant) -> None:
-        if not self.enabled(tenant):
-            raise Conflict(
-                "knowledge is off for this tenant: turn it on with PUT /v1/knowledge/settings",
-                code="knowledge_off",
-            )
-
-    def _user(self, tenant: CurrentTenant, name: str, *, create: bool) -> EndUser:
-        user = repo.lock_user(self.session, tenant.id, name, create=create)
-        if user is None:
-            raise NotFound(f"no end-user '{name}'", field="user")
-        return user
-
-    def _fact(self, tenant: CurrentTenant, user_name: str, fact_id: int) -> tuple[EndUser, Fact]:
-        user = repo.lock_user(self.session, tenant.id, user_name, create=False)
-        fact = repo.get_fact(self.session, user.id, fact_id) if user else None
-        if user is None or fact is None:
-            raise NotFound(f"end-user '{user_name}' has no fact {fact_id}", field="id")
-        return user, fact
-
-    def _drop_caches(self, prefix: str) -> int:
-        try:
-            return self.indexes.drop(prefix)
-        except redis.RedisError as exc:
-            raise ServiceUnavailable(
-                "the cache could not be reached to remove cached knowledge; nothing was "
-                "deleted, try again",
-                code="cache_unavailable",
-            ) from exc
-
-
-def fact_status(fact: Fact, today: date) -> str:
-    if fact.status == "retired" or (fact.valid_until is not None and fact.valid_until <= today):
-        return "retired"
-    if fact.valid_from is not None and fact.valid_from > today:
-        return "upcoming"
-    return "active"
-
-
-def _counts(result: ApplyResult, **more: int) -> dict[str, int]:
-    return {
-        **more,
-        "added": len(result.inserted),
-        "updated": len(result.updated),
-        "retired": len(result.retired),
-        "duplicates": result.duplicates,
-    }
-
-
-def _cursor(cursor: str | None) -> int | None:
-    if cursor is None:
-        return None
-    if not cursor.isdigit():
-        raise Invalid("cursor is not one this API gave out", field="cursor")
-    return int(cursor)
-
-
-_USER_CURSOR = re.compile(r"^([A-Za-z0-9_.@:+-]{1,128})~([0-9]{1,18})$")
-
-
-def _tenant_cursor(cursor: str | None, *, by_user: bool) -> tuple[str, int] | None:
-    """The tenant-wide fact list's cursor: `<end-user>~<fact id>` by user, else a fact id."""
-    if cursor is None:
-        return None
-    if by_user:
-        found = _USER_CURSOR.match(cursor)
-        if found is None:
-            raise Invalid("cursor is not one this API gave out", field="cursor")
-        return found.group(1), int(found.group(2))
-    if not cursor.isdigit() or len(cursor) > 18:
-        raise Invalid("cursor is not one this API gave out", field="cursor")
-    return "", int(cursor)
-
-
-def _title(text: str) -> str:
-    first = " ".join(text.split())
-    return first if len(first) <= 80 else first[:77] + "..."
-
-
-def _tenant(session: Session, tenant_id: uuid.UUID) -> CurrentTenant:
-    status = session.scalar(select(Tenant.status).where(Tenant.id == tenant_id))
-    return CurrentTenant(id=tenant_id, status=status or "suspended")
-
-
-def drop_collection_caches(indexes: KnowledgeIndexes, tenant_id: str, collection_pk: int) -> None:
-    try:
-        indexes.drop(collection_prefix(tenant_id, collection_pk))
-    except redis.RedisError as exc:
-        log.warning("cache unavailable; old collection indexes expire on their own: %s", exc)
-
-
-def fail_extraction(session: Session, batch_id: int, reason: str) -> None:
-    """An extraction task gave up: a pending batch ends failed with the reason (its turns are
-    kept, so re-extraction can read them again), counted in the metrics and the audit log."""
-    batch = session.scalars(
-        select(ExtractionBatch).where(ExtractionBatch.id == batch_id).with_for_update()
-    ).first()
-    if batch is not None and batch.status == "pending":
-        batch.status, batch.error, batch.finished_at = "failed", reason[:200], utcnow()
-        turns = len(repo.turns_of(session, batch.id))
-        count_failed_turns(turns)
+        user = facts.find_user(self.session, tenant.id, user_name)
         record(
-            session,
-            _tenant(session, batch.tenant_id),
-            "knowledge.extraction.failed",
-            ids=[batch.id],
-            counts={"turns": turns},
+            self.session,
+            tenant,
+            "knowledge.user.export",
+            ids=[user.id] if user else [],
+            counts={"facts": len(page.data)},
         )
+        return page
+
+    def erase_user(self, tenant: CurrentTenant, user_name: str) -> UserErased:
+        """Erase every fact of the user at once and for good: rows, pending extraction, cached
+        indexes, their chat requests in batches. Synchronous: when this returns, nothing of
+        theirs is left to find (but for a batch chunk running their request at this moment,
+        which the next erasure or the batch's deletion takes)."""
+        user = facts.lock_user(self.session, tenant.id, user_name, create=False)
+        counts = {"facts": 0, "pending_turns": 0, "cache_keys": 0, "batch_items": 0}
+        if user is not None:
+            counts.update(facts.count_user_rows(self.session, user.id))
+            facts.delete_user(self.session, user.id)
+            counts["cache_keys"] = drop_or_refuse(
+                self.indexes, user_prefix(str(tenant.id), user.id)
+            )
+            # A reader that built an index from the rows before this commit could cache it
+            # after the drop above: drop once more once the deletion has committed.
+            self.jobs.add(ERASE_CACHES_TASK, str(tenant.id), user.id)
+        # Held under the user's id whether or not they have facts: what a retried write
+        # answered, and their chat requests and answers in batches.
+        idempotent_answers.forget_end_user(self.session, tenant.id, user_name)
+        counts["batch_items"] = batch_items.delete_end_user_items(
+            self.session, tenant.id, user_name
+        )
+        ledger = charge(
+            self.session,
+            tenant,
+            route="knowledge.user.erase",
+            cost=self.settings.price_delete,
+            required=False,
+        )
+        record(
+            self.session,
+            tenant,
+            "knowledge.user.erase",
+            ids=[user.id] if user else [],
+            counts=counts,
+        )
+        return UserErased(user=user_name, deleted=counts, usage=usage_of(ledger))

@@ -1,24 +1,22 @@
-"""What beat runs for knowledge, each under a PostgreSQL advisory lock so two beats never
-sweep at once: facts whose end day has come retire, batches whose delayed task was lost are
-sent again, extracted turns past their keeping time go, storage is metered; and, less often,
-batches extracted by another extractor are re-extracted with the current one."""
+"""What beat runs for knowledge as a whole, under a PostgreSQL advisory lock so two beats never
+sweep at once: the facts' sweep (`app.facts.sweeps`: facts whose end day has come retire,
+batches whose delayed task was lost are sent again, extracted turns past their keeping time
+go), then documents' storage is metered. Here, above both rooms, because one lock and one
+answer cover both."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
 from app.db import lead
+from app.documents.service import meter_storage
+from app.facts.sweeps import sweep_facts
 from app.jobs.outbox import JobQueue
-from app.knowledge import repository as repo
-from app.knowledge.documents import meter_storage
-from app.knowledge.service import EXTRACT_TASK
 from app.settings import Settings
 
 SWEEP_LOCK = 7_331_101
-REEXTRACT_LOCK = 7_331_102
-REEXTRACT_TASK = "dossier.extraction.rerun_batch"
 
 
 def sweep(
@@ -27,27 +25,6 @@ def sweep(
     now = now or datetime.now(UTC)
     if not lead(session, SWEEP_LOCK):
         return {}
-    retired_users = repo.retire_ended(session, now.date())
-    # A batch's delayed task waits in its worker; one lost with its worker is sent again here.
-    grace = timedelta(seconds=2 * settings.knowledge_sweep_seconds)
-    overdue = repo.overdue_batches(session, now - grace)
-    for batch_id in overdue:
-        jobs.add(EXTRACT_TASK, batch_id)
-    purged = repo.purge_turns(session, now - timedelta(days=settings.extraction_keep_days))
+    swept = sweep_facts(session, jobs, settings, now)
     metered = meter_storage(session, settings, now)
-    return {
-        "users_with_retired_facts": len(retired_users),
-        "overdue_batches": len(overdue),
-        "purged_turns": purged,
-        "tenants_metered": metered,
-    }
-
-
-def reextract(session: Session, jobs: JobQueue, extractor_name: str, limit: int = 200) -> int:
-    """Send the batches extracted by another extractor to be extracted again."""
-    if not lead(session, REEXTRACT_LOCK):
-        return 0
-    stale = repo.stale_batches(session, extractor_name, limit)
-    for batch_id in stale:
-        jobs.add(REEXTRACT_TASK, batch_id)
-    return len(stale)
+    return {**swept, "tenants_metered": metered}

@@ -21,13 +21,16 @@ from pydantic import BaseModel, Field
 from app.cache import get_subject_cache
 from app.db import UnitOfWork
 from app.decisions.recall import SubjectRecall
+from app.documents.schemas import Slug
 from app.embeddings import current_embedder
 from app.errors import Conflict
+from app.facts.schemas import UserId
+from app.facts.service import FactService
 from app.forget.schemas import ForgetIn, ForgetOut
 from app.forget.service import ForgetService
 from app.knowledge.indexes import knowledge_indexes
-from app.knowledge.schemas import SearchIn, Slug, UserId
-from app.knowledge.service import KnowledgeService
+from app.knowledge.schemas import SearchIn
+from app.knowledge.service import RetrievalService
 from app.mcp.calls import refuse_unknown, run_in_unit, tool_errors
 from app.memory.schemas import RememberIn, SubjectId
 from app.memory.service import MemoryService
@@ -112,7 +115,7 @@ class _Tools:
 
         def work(unit: UnitOfWork) -> BaseModel:
             body = SearchIn(query=query, user=user, collection=collection, top_k=top_k)
-            return _knowledge(unit).search(tenant, body)
+            return _retrieval(unit).search(tenant, body)
 
         return run_in_unit(work)
 
@@ -240,7 +243,7 @@ class _Tools:
         `next_cursor` is set when there are more."""
         tenant = self._start(ctx)
         return run_in_unit(
-            lambda unit: _knowledge(unit).list_facts(
+            lambda unit: _facts(unit).list_facts(
                 tenant, user, text=query, status=status, sort="newest", cursor=cursor, limit=limit
             )
         )
@@ -256,7 +259,7 @@ class _Tools:
         for something about them to be removed. There is no preview: find the fact with
         list_facts and be sure it is the one. Returns the `deleted` fact's id."""
         tenant = self._start(ctx)
-        return run_in_unit(lambda unit: _knowledge(unit).delete_fact(tenant, user, fact_id))
+        return run_in_unit(lambda unit: _facts(unit).delete_fact(tenant, user, fact_id))
 
     def _start(self, ctx: Context) -> CurrentTenant:
         """The call's tenant, once its arguments are all ones the tool takes."""
@@ -299,5 +302,9 @@ def _memory(unit: UnitOfWork) -> MemoryService:
     return MemoryService(unit.session, unit.jobs, get_subject_cache(), get_settings())
 
 
-def _knowledge(unit: UnitOfWork) -> KnowledgeService:
-    return KnowledgeService(unit.session, unit.jobs, get_settings(), knowledge_indexes())
+def _retrieval(unit: UnitOfWork) -> RetrievalService:
+    return RetrievalService(unit.session, get_settings(), knowledge_indexes())
+
+
+def _facts(unit: UnitOfWork) -> FactService:
+    return FactService(unit.session, unit.jobs, get_settings(), knowledge_indexes())

@@ -15,8 +15,6 @@ from pydantic import (
     StringConstraints,
 )
 
-from app.validation import parse_body as parse_body  # where app.knowledge imports it from
-
 SubjectId = Annotated[
     str,
     Field(

@@ -1,10 +1,10 @@
 """Train the extractor's slot classifier: which slot does a lasting statement fill?
 
-    python ops/models/build_slots.py      # writes app/knowledge/slots_model.json
+    python ops/models/build_slots.py      # writes app/facts/slots_model.npz
 
 One ridge regression per slot (targets +1 for the slot's sentences, -1 for the others) over the
 default static model's sentence vectors and the sentence's hashed words
-(`app.knowledge.durable.slot_features`), trained on ops/models/data/slots_train_a.jsonl, _b (24
+(`app.facts.durable.slot_features`), trained on ops/models/data/slots_train_a.jsonl, _b (24
 everyday sentences per slot, written for this, in many phrasings) and _c (40 per slot in chat style:
 lowercase, filler, the fact tucked into a longer message; written by a helper who had seen neither
 evaluation set). A sentence's slot is the one
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
-from app.knowledge.durable import SLOTS_FILE, slot_features  # noqa: E402
+from app.facts.durable import SLOTS_FILE, SlotsAbout, slot_features  # noqa: E402
 
 DATA = (
     ROOT / "ops/models/data/slots_train_a.jsonl",
@@ -70,15 +70,15 @@ def main() -> None:
     accuracy = {r: cross_validated_accuracy(features, targets, labels, r) for r in RIDGES}
     strength = max(RIDGES, key=lambda r: accuracy[r])
     weights = ridge(features, targets, strength)
-    about = {
-        "model": embedder.name,
-        "slots": slots,
-        "ridge": strength,
-        "trained_on": f"ops/models/data/slots_train_*.jsonl ({len(rows)} sentences)",
-        "cross_validated_accuracy": round(accuracy[strength], 4),
-    }
+    about = SlotsAbout(
+        model=embedder.name,
+        slots=tuple(slots),
+        ridge=strength,
+        trained_on=f"ops/models/data/slots_train_*.jsonl ({len(rows)} sentences)",
+        cross_validated_accuracy=round(accuracy[strength], 4),
+    )
     with SLOTS_FILE.open("wb") as out:
-        np.savez_compressed(out, weights=weights.astype(np.float32), about=json.dumps(about))
+        np.savez_compressed(out, weights=weights.astype(np.float32), about=about.model_dump_json())
     shown = ", ".join(f"{r}: {a:.3f}" for r, a in accuracy.items())
     print(
         f"{SLOTS_FILE.relative_to(ROOT)}: {len(rows)} sentences, {len(slots)} slots; "

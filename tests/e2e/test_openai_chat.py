@@ -7,7 +7,7 @@ import openai
 import pytest
 from fastapi.testclient import TestClient
 
-from app.knowledge.chat import DISCLOSURE
+from app.chat.service import DISCLOSURE
 from tests.knowledge_support import document_ready, enable, facts, wait_for
 from tests.support import Services, Tenant
 

@@ -56,7 +56,7 @@ def refused(response: Any, code: str) -> None:
 
 def add_user_facts(tenant: Tenant, user: str, *facts: str) -> list[int]:
     from app.db import session_scope
-    from app.knowledge.models import EndUser, Fact
+    from app.facts.models import EndUser, Fact
 
     with session_scope() as (session, _jobs):
         end_user = EndUser(tenant_id=tenant.tenant_id, name=user)

@@ -358,9 +358,9 @@ def test_chat_items_the_credit_no_longer_covers_end_402_and_the_chunk_commits(
     import psycopg
 
     from app.batches import runner
+    from app.chat.service import ChatService
+    from app.chat.upstream import ChatClient
     from app.db import session_scope
-    from app.knowledge.chat import ChatService
-    from app.knowledge.upstream import ChatClient
     from workers.batches import validate_batch
 
     tenant = new_tenant(client, credit="1")
@@ -418,7 +418,8 @@ def test_chat_items_the_credit_no_longer_covers_end_402_and_the_chunk_commits(
         original = runner.chat_service
 
         def with_stub_upstream(session: Any, jobs: Any) -> ChatService:
-            return ChatService(original(session, jobs).knowledge, chat_client)
+            stock = original(session, jobs)
+            return ChatService(stock.knowledge, stock.turns, chat_client)
 
         monkeypatch.setattr(runner, "chat_service", with_stub_upstream)
         with session_scope() as (session, jobs):

@@ -27,7 +27,7 @@ def remember(client: TestClient, tenant: Tenant, subject: str, *lines: str) -> N
 
 def add_facts(tenant: Tenant, user: str, *facts: str) -> None:
     from app.db import session_scope
-    from app.knowledge.models import EndUser, Fact
+    from app.facts.models import EndUser, Fact
 
     with session_scope() as (session, _jobs):
         end_user = EndUser(tenant_id=tenant.tenant_id, name=user)

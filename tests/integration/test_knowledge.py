@@ -14,10 +14,10 @@ import httpx
 from fastapi.testclient import TestClient
 from redis import Redis
 
+from app.chat.service import DISCLOSURE
 from app.deps import UowDep
-from app.knowledge.chat import DISCLOSURE
 from app.knowledge.indexes import KnowledgeIndexes
-from app.knowledge.service import KnowledgeService
+from app.knowledge.service import RetrievalService
 from app.settings import get_settings
 from tests.knowledge_support import (
     chat,
@@ -659,8 +659,8 @@ def test_no_user_and_no_ready_document_means_no_retrieval(
 def test_an_upstream_model_gets_the_context_and_the_answer_gets_sources(
     client: TestClient, tenant: Tenant
 ) -> None:
-    from app.knowledge.routes import get_chat_client
-    from app.knowledge.upstream import ChatClient
+    from app.chat.routes import get_chat_client
+    from app.chat.upstream import ChatClient
 
     seen: list[dict[str, Any]] = []
 
@@ -724,10 +724,8 @@ class _BrokenIndexes(KnowledgeIndexes):
         raise OSError("the knowledge store is down")
 
 
-def _broken_knowledge(uow: UowDep) -> KnowledgeService:
-    return KnowledgeService(
-        uow.session, uow.jobs, get_settings(), _BrokenIndexes(Redis(), 60, 1 << 20)
-    )
+def _broken_knowledge(uow: UowDep) -> RetrievalService:
+    return RetrievalService(uow.session, get_settings(), _BrokenIndexes(Redis(), 60, 1 << 20))
 
 
 def test_retrieval_that_fails_fails_the_request(client: TestClient, tenant: Tenant) -> None:
@@ -735,7 +733,7 @@ def test_retrieval_that_fails_fails_the_request(client: TestClient, tenant: Tena
 
     enable(client, tenant)
     add_facts(client, tenant, "u", {"text": "Likes tea"})
-    client.app.dependency_overrides[routes._knowledge] = _broken_knowledge
+    client.app.dependency_overrides[routes._retrieval] = _broken_knowledge
     try:
         response = client.post(
             "/v1/chat/completions",

@@ -10,11 +10,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.db import session_scope
+from app.facts import sweeps as fact_sweeps
+from app.facts.extraction import Extracted, Turn
+from app.facts.models import ExtractionBatch, Fact
+from app.facts.service import ExtractionService
 from app.knowledge import sweeps
-from app.knowledge.extraction import Extracted, Turn
 from app.knowledge.indexes import knowledge_indexes
-from app.knowledge.models import ExtractionBatch, Fact
-from app.knowledge.service import KnowledgeService
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant
 from tests.knowledge_support import enable, facts
@@ -54,7 +55,7 @@ def test_reextraction_replaces_a_batchs_facts_with_the_current_extractors(
     enable(client, tenant)
     current = CurrentTenant(id=uuid.UUID(tenant.tenant_id), status="active")
     with session_scope() as (session, jobs):
-        service = KnowledgeService(session, jobs, get_settings(), knowledge_indexes())
+        service = ExtractionService(session, jobs, get_settings(), knowledge_indexes())
         service.record_turns(current, "rex", "t", [("I live in Bern.", None)])
         jobs.discard()  # run it here, not on a worker
         batch_id = session.scalars(
@@ -62,25 +63,25 @@ def test_reextraction_replaces_a_batchs_facts_with_the_current_extractors(
         ).one()
     later = datetime.now(UTC) + timedelta(hours=1)
     with session_scope() as (session, jobs):
-        service = KnowledgeService(
+        service = ExtractionService(
             session, jobs, get_settings(), knowledge_indexes(), clock=lambda: later
         )
-        from app.knowledge.patterns import EmbeddedExtractor
+        from app.facts.patterns import EmbeddedExtractor
 
         assert service.run_batch(batch_id, EmbeddedExtractor()) is None
     assert [f["text"] for f in facts(client, tenant, "rex")] == ["Lives in Bern"]
 
     with session_scope() as (session, jobs):
-        sweeps.reextract(session, jobs, _Upper.name)
+        fact_sweeps.reextract(session, jobs, _Upper.name)
         # Other tests' batches are stale for this extractor too: look for this one.
-        assert (sweeps.REEXTRACT_TASK, (batch_id,)) in jobs.pending
+        assert (fact_sweeps.REEXTRACT_TASK, (batch_id,)) in jobs.pending
         jobs.discard()
     with session_scope() as (session, jobs):
-        KnowledgeService(session, jobs, get_settings(), knowledge_indexes()).rerun_batch(
+        ExtractionService(session, jobs, get_settings(), knowledge_indexes()).rerun_batch(
             batch_id, _Upper()
         )
     assert [f["text"] for f in facts(client, tenant, "rex")] == ["I LIVE IN BERN."]
     with session_scope() as (session, jobs):
-        sweeps.reextract(session, jobs, _Upper.name)
-        assert (sweeps.REEXTRACT_TASK, (batch_id,)) not in jobs.pending
+        fact_sweeps.reextract(session, jobs, _Upper.name)
+        assert (fact_sweeps.REEXTRACT_TASK, (batch_id,)) not in jobs.pending
         jobs.discard()

@@ -1,4 +1,4 @@
-"""The embedded extractor beyond its patterns: the durable reader (app.knowledge.durable) on
+"""The embedded extractor beyond its patterns: the durable reader (app.facts.durable) on
 the packaged static model, and what the patterns now read exactly (titles such as "St.",
 phone numbers as people write them)."""
 
@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
-from app.knowledge.durable import (
+from app.facts.durable import (
     SLOTS_FILE,
     DurableReader,
     SlotClassifier,
     as_said,
     value_of,
 )
-from app.knowledge.extraction import Extracted, Turn
-from app.knowledge.patterns import EmbeddedExtractor, sentences
+from app.facts.extraction import Extracted, Turn
+from app.facts.patterns import EmbeddedExtractor, sentences
 from app.learning.lasting import LastingProbe
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)

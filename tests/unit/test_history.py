@@ -1,10 +1,10 @@
-"""How a history import is cut into batches (app.knowledge.history, pure)."""
+"""How a history import is cut into batches (app.facts.history, pure)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from app.knowledge.history import BATCH_TURNS, PastTurn, batches_of
+from app.facts.history import BATCH_TURNS, PastTurn, batches_of
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 

@@ -10,15 +10,15 @@ import httpx
 import pytest
 from prometheus_client import REGISTRY
 
+from app.chat.upstream import ChatClient
+from app.documents.parsing import chunk_text, media_type_of, slugify
 from app.errors import UpstreamFailed
-from app.knowledge.dates import find_days
-from app.knowledge.extraction import Extracted, Turn
-from app.knowledge.graph import build_graph
-from app.knowledge.llm_extractor import LlmExtractor, UnreadableAnswer
-from app.knowledge.parsing import chunk_text, media_type_of, slugify
-from app.knowledge.patterns import EmbeddedExtractor
-from app.knowledge.reconcile import Known, reconcile, same_value
-from app.knowledge.upstream import ChatClient
+from app.facts.dates import find_days
+from app.facts.extraction import Extracted, Turn
+from app.facts.graph import build_graph
+from app.facts.llm_extractor import LlmExtractor, UnreadableAnswer
+from app.facts.patterns import EmbeddedExtractor
+from app.facts.reconcile import Known, reconcile, same_value
 
 MONDAY = date(2025, 9, 15)
 extractor = EmbeddedExtractor()
@@ -472,7 +472,7 @@ def test_slugs_media_types_and_chunks() -> None:
 
 
 def test_the_graph_holds_retired_facts_with_their_day() -> None:
-    from app.knowledge.models import Fact
+    from app.facts.models import Fact
 
     rows = [
         Fact(

@@ -25,19 +25,6 @@ NON_JSON_MEDIA_TYPES = frozenset(
 )
 """Answers that are not one JSON document: their schema is a string (text or binary)."""
 
-KNOWLEDGE_PENDING = frozenset(
-    {
-        ("POST", "/v1/users/{user}/history"),
-        ("GET", "/v1/users/{user}/history/{import_id}"),
-        ("DELETE", "/v1/collections/{slug}"),
-        ("POST", "/v1/collections/{slug}/documents"),
-        ("DELETE", "/v1/collections/{slug}/documents/{document_id}"),
-        ("POST", "/v1/chat/completions"),
-    }
-)
-"""TEMPORARY: the knowledge routes, typed by the `app/knowledge/` move in progress in parallel.
-Empty this once that work is merged; the test then holds for every operation."""
-
 METHODS = ("get", "put", "post", "delete", "patch")
 
 
@@ -95,19 +82,7 @@ def _untyped_answers(spec: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def test_every_2xx_answer_has_a_schema(spec: dict[str, Any]) -> None:
-    missing = [
-        (method, path, why)
-        for method, path, why in _untyped_answers(spec)
-        if (method, path) not in KNOWLEDGE_PENDING
-    ]
-    assert missing == []
-
-
-def test_knowledge_pending_lists_only_operations_still_untyped(spec: dict[str, Any]) -> None:
-    """The allow-list shrinks as routes get their models: an entry that is typed now fails
-    here, so the list cannot keep an operation the test no longer needs to excuse."""
-    untyped = {(method, path) for method, path, _ in _untyped_answers(spec)}
-    assert sorted(KNOWLEDGE_PENDING - untyped) == []
+    assert list(_untyped_answers(spec)) == []
 
 
 def test_the_check_refuses_an_untyped_answer() -> None:

@@ -11,17 +11,10 @@ from pydantic import BaseModel
 from app.account.schemas import DeletionIn, DeletionOut, DeletionsList
 from app.audit.routes import AuditEventOut
 from app.batches.schemas import BatchFileIn, BatchIdIn, BatchIn
+from app.documents.schemas import CollectionIn, CollectionOut, DocumentPatch, DocumentTextIn
 from app.erasure.routes import ErasureIn, RetentionIn
-from app.knowledge.schemas import (
-    CollectionIn,
-    CollectionOut,
-    DocumentPatch,
-    DocumentTextIn,
-    FactsIn,
-    PromoteIn,
-    SettingsIn,
-    SettingsOut,
-)
+from app.facts.schemas import FactsIn, PromoteIn
+from app.knowledge.schemas import SettingsIn, SettingsOut
 from app.learning.routes import CalibrateIn, GateIn
 from app.ledger.routes import LedgerLineOut
 from app.main import create_app

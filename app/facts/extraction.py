@@ -4,7 +4,7 @@ An extractor reads one thread's user turns together and gives durable facts (`fa
 `slot` naming what it is about and a span when the turn states one), events (`event`, with the
 day they happened when it resolves to one) and ends of known facts (`end`: "I left Northwind
 on 1 August" ends the `employer` fact whose value is Northwind on that day). Reconciliation
-against what is already known (`app.knowledge.reconcile`) is the same for every extractor.
+against what is already known (`app.facts.reconcile`) is the same for every extractor.
 """
 
 from __future__ import annotations
@@ -67,19 +67,3 @@ class Extractor(Protocol):
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         """Facts, events and ends from the turns of one thread, in order."""
         ...
-
-
-def current_extractor() -> Extractor:
-    """The configured extractor: the embedded patterns, or the chat endpoint's model."""
-    from app.settings import get_settings
-
-    settings = get_settings()
-    if settings.extractor == "llm" and settings.chat_url:
-        from app.knowledge.llm_extractor import LlmExtractor
-        from app.knowledge.upstream import ChatClient
-
-        return LlmExtractor(ChatClient.from_settings(settings), model=settings.chat_model)
-    from app.knowledge.durable import current_reader
-    from app.knowledge.patterns import EmbeddedExtractor
-
-    return EmbeddedExtractor(current_reader())

@@ -28,16 +28,18 @@ from pydantic import (
     StringConstraints,
 )
 
+from app.chat import answerer
+from app.chat.upstream import ChatClient, content_of
+from app.documents.schemas import Slug
 from app.engines.base import count_word_tokens
 from app.errors import Invalid
-from app.knowledge import answerer
+from app.facts.schemas import UserId
+from app.facts.service import ExtractionService
 from app.knowledge.retrieval import TOP_K, Retrieved
-from app.knowledge.schemas import Slug, UserId
-from app.knowledge.service import KnowledgeService
-from app.knowledge.upstream import ChatClient, content_of
+from app.knowledge.service import RetrievalService
 from app.ledger.service import free_call
-from app.memory.schemas import parse_body
 from app.tenants.service import CurrentTenant
+from app.validation import parse_body
 
 DISCLOSURE = (
     "Shared threads carry no personal memory. What you have taught Dossier about yourself "
@@ -131,7 +133,12 @@ def parse_chat(body: Any) -> ChatIn:
 
 @dataclass
 class ChatService:
-    knowledge: KnowledgeService
+    """One chat completion: retrieval before the answer (`knowledge`), the answer (the
+    upstream model, or the embedded answerer when there is none), and the user's new turns
+    queued for extraction after it (`turns`)."""
+
+    knowledge: RetrievalService
+    turns: ExtractionService
     upstream: ChatClient | None
 
     def complete(self, tenant: CurrentTenant, chat: ChatIn) -> dict[str, Any]:
@@ -162,7 +169,7 @@ class ChatService:
             # (its id only; the conversation itself is never kept).
             free_call(self.knowledge.session, tenant, route=CHAT_ROUTE, thread=chat.thread)
         if enabled and chat.user and not shared:
-            self.knowledge.record_turns(tenant, chat.user, chat.thread or "", _new_turns(chat))
+            self.turns.record_turns(tenant, chat.user, chat.thread or "", _new_turns(chat))
         response["sources"] = retrieved.sources()
         response["knowledge"] = {
             "enabled": enabled,

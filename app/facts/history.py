@@ -25,14 +25,14 @@ from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
 from app.errors import NotFound
+from app.facts import repository as repo
+from app.facts.models import EndUser, ExtractionBatch, HistoryImport
+from app.facts.schemas import HistoryImportOut, ImportBatches
 from app.jobs.outbox import JobQueue
-from app.knowledge import repository as repo
-from app.knowledge.models import EndUser, ExtractionBatch, ExtractionTurn, Fact, HistoryImport
 from app.tenants.service import CurrentTenant
 
 IMPORT_TASK = "dossier.extraction.import_history"
@@ -109,22 +109,6 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def pending_batches(session: Session, import_id: str) -> list[int]:
-    """The import's batches still to extract, oldest first."""
-    first_turn = (
-        select(func.min(ExtractionTurn.said_at))
-        .where(ExtractionTurn.batch_id == ExtractionBatch.id)
-        .scalar_subquery()
-    )
-    return list(
-        session.scalars(
-            select(ExtractionBatch.id)
-            .where(ExtractionBatch.import_id == import_id, ExtractionBatch.status == "pending")
-            .order_by(first_turn, ExtractionBatch.id)
-        )
-    )
-
-
 SLICE_SECONDS = 60.0
 """An import's job extracts batches this long, then queues itself again to go on: a long
 import never meets the task time limit, and other users' extraction gets its turn."""
@@ -140,21 +124,21 @@ def run_import(
     its own, for at most `slice_seconds`; then mark the import done, or queue its job again.
     `open_unit` gives a session (and its job queue) that commits when its block ends."""
     with open_unit() as (session, _):
-        job = session.get(HistoryImport, import_id, with_for_update=True)
+        job = repo.lock_import(session, import_id)
         if job is None or job.status in ("done", "failed"):
             return
         job.status = "running"
-        batches = pending_batches(session, import_id)
+        batches = repo.pending_import_batches(session, import_id)
     ends = time.monotonic() + slice_seconds
     for batch_id in batches:
         if time.monotonic() > ends:
             break
         extract_batch(batch_id)
     with open_unit() as (session, jobs):
-        job = session.get(HistoryImport, import_id, with_for_update=True)
+        job = repo.lock_import(session, import_id)
         if job is None or job.status != "running":
             return
-        if pending_batches(session, import_id):
+        if repo.pending_import_batches(session, import_id):
             jobs.add(IMPORT_TASK, import_id)
         else:
             job.status, job.finished_at = "done", datetime.now(UTC)
@@ -162,61 +146,39 @@ def run_import(
 
 def fail_import(session: Session, import_id: str, reason: str) -> None:
     """The import's job gave up: it and its pending batches end failed (turns kept)."""
-    job = session.get(HistoryImport, import_id, with_for_update=True)
+    job = repo.lock_import(session, import_id)
     if job is None or job.status in ("done", "failed"):
         return
     job.status, job.error, job.finished_at = "failed", reason[:200], datetime.now(UTC)
-    for batch in session.scalars(
-        select(ExtractionBatch).where(
-            ExtractionBatch.import_id == import_id, ExtractionBatch.status == "pending"
-        )
-    ):
-        batch.status, batch.error, batch.finished_at = "failed", reason[:200], job.finished_at
+    repo.fail_import_batches(session, import_id, reason[:200], job.finished_at)
 
 
 def import_view(
     session: Session, tenant: CurrentTenant, user_name: str, import_id: str
-) -> dict[str, object]:
+) -> HistoryImportOut:
     """The import's status and progress: batches and turns done, failed and pending, and the
     facts and events it added."""
-    job = session.get(HistoryImport, import_id)
-    user = session.get(EndUser, job.end_user_id) if job is not None else None
-    if job is None or job.tenant_id != tenant.id or user is None or user.name != user_name:
+    found = repo.get_import(session, import_id)
+    if found is None or found[0].tenant_id != tenant.id or found[1].name != user_name:
         raise NotFound(f"no history import '{import_id}' for user '{user_name}'", field="id")
-    by_status = {
-        status: (batches, turns)
-        for status, batches, turns in session.execute(
-            select(
-                ExtractionBatch.status,
-                func.count(),
-                func.coalesce(func.sum(ExtractionBatch.turns), 0),
-            )
-            .where(ExtractionBatch.import_id == import_id)
-            .group_by(ExtractionBatch.status)
-        )
-    }
-    facts = dict(
-        session.execute(
-            select(Fact.kind, func.count())
-            .join(ExtractionBatch, ExtractionBatch.id == Fact.batch_id)
-            .where(ExtractionBatch.import_id == import_id)
-            .group_by(Fact.kind)
-        ).all()
+    job = found[0]
+    by_status = repo.import_batches_by_status(session, import_id)
+    facts = repo.import_facts_by_kind(session, import_id)
+    return HistoryImportOut(
+        id=job.id,
+        user=user_name,
+        status=job.status,
+        error=job.error,
+        turns=job.turns,
+        batches=ImportBatches(
+            pending=by_status.get("pending", (0, 0))[0],
+            done=by_status.get("done", (0, 0))[0],
+            failed=by_status.get("failed", (0, 0))[0],
+            skipped=by_status.get("skipped", (0, 0))[0],
+        ),
+        turns_done=by_status.get("done", (0, 0))[1],
+        facts=facts.get("fact", 0),
+        events=facts.get("event", 0),
+        created_at=job.created_at,
+        finished_at=job.finished_at,
     )
-    return {
-        "id": job.id,
-        "object": "history_import",
-        "user": user_name,
-        "status": job.status,
-        "error": job.error,
-        "turns": job.turns,
-        "batches": {
-            status: by_status.get(status, (0, 0))[0]
-            for status in ("pending", "done", "failed", "skipped")
-        },
-        "turns_done": by_status.get("done", (0, 0))[1],
-        "facts": facts.get("fact", 0),
-        "events": facts.get("event", 0),
-        "created_at": job.created_at.isoformat(),
-        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
-    }

@@ -1,5 +1,7 @@
 """Collections and their documents: create, rename, delete; add documents as pasted text or
 uploaded files; read them in the background (the ingest queue) into chunks retrieval ranks.
+One service a concern: `CollectionService`, `DocumentService`, `IngestService`; and
+`meter_storage`, which beat runs to bill what the ready documents hold.
 
 A document belongs to the collection it was added to for good: its chunks are stored under
 that collection, so there is no move (delete it and add it where it belongs).
@@ -13,27 +15,29 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
-from app.embeddings.storage import passage_for_meaning, vectors_for_write
-from app.errors import Conflict, DossierError, Invalid, NotFound
-from app.jobs.outbox import JobQueue
-from app.knowledge import repository as repo
-from app.knowledge.indexes import KnowledgeIndexes
-from app.knowledge.models import Collection, Document
-from app.knowledge.parsing import Unreadable, chunk_text, media_type_of, read_text, slugify
-from app.knowledge.schemas import (
+from app.documents import repository as repo
+from app.documents.models import Collection, Document
+from app.documents.parsing import Unreadable, chunk_text, media_type_of, read_text, slugify
+from app.documents.schemas import (
+    CollectionDeleted,
+    CollectionDeletedCounts,
     CollectionIn,
     CollectionOut,
     CollectionsOut,
+    DocumentDeleted,
     DocumentOut,
     DocumentPatch,
     DocumentsOut,
     DocumentTextIn,
 )
-from app.knowledge.service import INGEST_TASK, _tenant, drop_collection_caches, utcnow
+from app.embeddings.storage import passage_for_meaning, vectors_for_write
+from app.errors import Conflict, DossierError, Invalid, NotFound
+from app.jobs.outbox import JobQueue
+from app.knowledge import repository as knowledge
+from app.knowledge.indexes import KnowledgeIndexes, drop_collection_caches
 from app.ledger.service import charge, ensure_can_pay
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
@@ -41,6 +45,11 @@ from app.tenants.service import CurrentTenant
 log = logging.getLogger(__name__)
 
 MONTH = timedelta(days=30)
+INGEST_TASK = "dossier.ingest.document"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
@@ -52,13 +61,11 @@ class Upload:
 
 @dataclass
 class CollectionService:
+    """Collections: create, list, rename, delete."""
+
     session: Session
-    jobs: JobQueue
     settings: Settings
     indexes: KnowledgeIndexes
-    clock: Callable[[], datetime] = utcnow
-
-    # Collections
 
     def create(self, tenant: CurrentTenant, body: CollectionIn) -> CollectionOut:
         ensure_can_pay(tenant)
@@ -69,20 +76,12 @@ class CollectionService:
             raise Conflict(
                 f"there is already a collection '{slug}'", field="name", code="collection_exists"
             )
-        collection = Collection(tenant_id=tenant.id, slug=slug, name=body.name)
-        self.session.add(collection)
-        self.session.flush()
+        collection = repo.add_collection(self.session, tenant.id, slug, body.name)
         record(self.session, tenant, "knowledge.collection.create", ids=[collection.id])
         return _collection_out(collection, 0)
 
     def all(self, tenant: CurrentTenant) -> CollectionsOut:
-        counts = dict(
-            self.session.execute(
-                select(Document.collection_id, func.count())
-                .where(Document.tenant_id == tenant.id)
-                .group_by(Document.collection_id)
-            ).all()
-        )
+        counts = repo.document_counts(self.session, tenant.id)
         return CollectionsOut(
             data=[
                 _collection_out(c, counts.get(c.id, 0))
@@ -92,7 +91,7 @@ class CollectionService:
 
     def rename(self, tenant: CurrentTenant, slug: str, body: CollectionIn) -> CollectionOut:
         """Only the display name changes: the slug is what requests send, so it stays."""
-        collection = self._collection(tenant, slug, lock=True)
+        collection = find_collection(self.session, tenant, slug, lock=True)
         # Two collections showing one name could not be told apart in the console or a sources
         # list; the slug stays unique on its own.
         if repo.collection_named(self.session, tenant.id, body.name, other_than=collection.id):
@@ -103,12 +102,12 @@ class CollectionService:
             )
         collection.name = body.name
         record(self.session, tenant, "knowledge.collection.rename", ids=[collection.id])
-        return _collection_out(collection, self._count(collection.id))
+        return _collection_out(collection, repo.count_documents(self.session, collection.id))
 
-    def delete(self, tenant: CurrentTenant, slug: str) -> dict[str, object]:
-        collection = self._collection(tenant, slug, lock=True)
-        documents = self._count(collection.id)
-        self.session.delete(collection)
+    def delete(self, tenant: CurrentTenant, slug: str) -> CollectionDeleted:
+        collection = find_collection(self.session, tenant, slug, lock=True)
+        documents = repo.count_documents(self.session, collection.id)
+        repo.delete_collection(self.session, collection)
         drop_collection_caches(self.indexes, str(tenant.id), collection.id)
         charge(
             self.session,
@@ -124,9 +123,17 @@ class CollectionService:
             ids=[collection.id],
             counts={"documents": documents},
         )
-        return {"slug": slug, "deleted": {"documents": documents}}
+        return CollectionDeleted(slug=slug, deleted=CollectionDeletedCounts(documents=documents))
 
-    # Documents
+
+@dataclass
+class DocumentService:
+    """A collection's documents: add (pasted or uploaded), list, read, rename, delete."""
+
+    session: Session
+    jobs: JobQueue
+    settings: Settings
+    indexes: KnowledgeIndexes
 
     def add(
         self,
@@ -139,7 +146,7 @@ class CollectionService:
         """Every file and the pasted text become a document each, in one go; a file Dossier
         cannot take refuses the whole request (422 naming it) and adds nothing."""
         ensure_can_pay(tenant)
-        collection = self._collection(tenant, slug, lock=False)
+        collection = find_collection(self.session, tenant, slug, lock=False)
         if pasted is None and not files:
             raise Invalid("send a title and text, or one or more files", field="files")
         new: list[Document] = []
@@ -180,7 +187,7 @@ class CollectionService:
     def documents(
         self, tenant: CurrentTenant, slug: str, cursor: str | None, limit: int
     ) -> DocumentsOut:
-        collection = self._collection(tenant, slug, lock=False)
+        collection = find_collection(self.session, tenant, slug, lock=False)
         if cursor is not None and not cursor.isdigit():
             raise Invalid("cursor is not one this API gave out", field="cursor")
         rows = repo.documents_of(
@@ -194,14 +201,14 @@ class CollectionService:
         )
 
     def get(self, tenant: CurrentTenant, slug: str, document_id: int) -> DocumentOut:
-        collection = self._collection(tenant, slug, lock=False)
-        return _document_out(self._document_of(collection, document_id), slug)
+        collection = find_collection(self.session, tenant, slug, lock=False)
+        return _document_out(document_of(self.session, collection, document_id), slug)
 
     def patch(
         self, tenant: CurrentTenant, slug: str, document_id: int, body: DocumentPatch
     ) -> DocumentOut:
-        collection = self._collection(tenant, slug, lock=body.title is not None)
-        doc = self._document_of(collection, document_id)
+        collection = find_collection(self.session, tenant, slug, lock=body.title is not None)
+        doc = document_of(self.session, collection, document_id)
         if body.title is not None and body.title != doc.title:
             doc.title = body.title
             self._reembed(tenant, collection, doc)
@@ -227,11 +234,11 @@ class CollectionService:
 
     def delete_document(
         self, tenant: CurrentTenant, slug: str, document_id: int
-    ) -> dict[str, object]:
-        collection = self._collection(tenant, slug, lock=True)
-        doc = self._document_of(collection, document_id)
+    ) -> DocumentDeleted:
+        collection = find_collection(self.session, tenant, slug, lock=True)
+        doc = document_of(self.session, collection, document_id)
         was_ready = doc.status == "ready"
-        self.session.delete(doc)
+        repo.delete_document(self.session, doc)
         if was_ready:
             repo.bump(collection)
             drop_collection_caches(self.indexes, str(tenant.id), collection.id)
@@ -243,22 +250,63 @@ class CollectionService:
             required=False,
         )
         record(self.session, tenant, "knowledge.document.delete", ids=[document_id])
-        return {"id": document_id, "deleted": True}
+        return DocumentDeleted(id=document_id, deleted=True)
 
-    # Ingest, in a worker
+    def _document(
+        self,
+        tenant: CurrentTenant,
+        collection: Collection,
+        title: str,
+        source: str | None,
+        filename: str | None,
+        kind: str,
+        raw: bytes,
+    ) -> Document:
+        doc = Document(
+            tenant_id=tenant.id,
+            collection_id=collection.id,
+            title=title,
+            source=source,
+            filename=filename,
+            media_type=kind,
+            status="processing",
+            size_bytes=len(raw),
+            raw=raw,
+        )
+        self.session.add(doc)
+        return doc
+
+    def _check_size(self, size: int, where: str, what: str) -> None:
+        most = self.settings.document_max_bytes
+        if size > most:
+            raise Invalid(
+                f"{what} has {size} bytes, more than {most} ({most // (1024 * 1024)} MB); "
+                "nothing was added",
+                field=where,
+                code="file_too_large",
+            )
+
+
+@dataclass
+class IngestService:
+    """Reading a document into chunks, in a worker; and its end when its task gives up."""
+
+    session: Session
+    jobs: JobQueue
+    settings: Settings
+    indexes: KnowledgeIndexes
+    clock: Callable[[], datetime] = utcnow
 
     def ingest(self, document_id: int) -> None:
         """Read, chunk and index a processing document; safe to run twice."""
         peek = self.session.get(Document, document_id)
         if peek is None or peek.status != "processing":
             return
-        collection = self.session.scalars(
-            select(Collection).where(Collection.id == peek.collection_id).with_for_update()
-        ).first()
+        collection = repo.lock_collection(self.session, peek.collection_id)
         doc = repo.lock_document(self.session, document_id)
         if collection is None or doc is None or doc.status != "processing":
             return
-        tenant = _tenant(self.session, doc.tenant_id)
+        tenant = knowledge.tenant_of(self.session, doc.tenant_id)
         try:
             text = read_text(doc.raw or b"", doc.media_type)
         except Unreadable as exc:
@@ -305,72 +353,14 @@ class CollectionService:
         """End a processing document failed (its task gave up); a finished one is left alone."""
         doc = repo.lock_document(self.session, document_id)
         if doc is not None and doc.status == "processing":
-            self._fail(_tenant(self.session, doc.tenant_id), doc, f"not ingested: {reason}")
+            self._fail(
+                knowledge.tenant_of(self.session, doc.tenant_id), doc, f"not ingested: {reason}"
+            )
 
     def _fail(self, tenant: CurrentTenant, doc: Document, reason: str) -> None:
         doc.status, doc.error, doc.raw = "failed", reason, None
         doc.finished_at = self.clock()
         record(self.session, tenant, "knowledge.ingest.failed", ids=[doc.id])
-
-    # Helpers
-
-    def _collection(self, tenant: CurrentTenant, slug: str, *, lock: bool) -> Collection:
-        collection = repo.collection_by_slug(self.session, tenant.id, slug, lock=lock)
-        if collection is None:
-            raise NotFound(f"there is no collection '{slug}'", field="slug")
-        return collection
-
-    def _document_of(self, collection: Collection, document_id: int) -> Document:
-        doc = repo.document(self.session, collection.id, document_id)
-        if doc is None:
-            raise NotFound(
-                f"collection '{collection.slug}' has no document {document_id}", field="id"
-            )
-        return doc
-
-    def _document(
-        self,
-        tenant: CurrentTenant,
-        collection: Collection,
-        title: str,
-        source: str | None,
-        filename: str | None,
-        kind: str,
-        raw: bytes,
-    ) -> Document:
-        doc = Document(
-            tenant_id=tenant.id,
-            collection_id=collection.id,
-            title=title,
-            source=source,
-            filename=filename,
-            media_type=kind,
-            status="processing",
-            size_bytes=len(raw),
-            raw=raw,
-        )
-        self.session.add(doc)
-        return doc
-
-    def _check_size(self, size: int, where: str, what: str) -> None:
-        most = self.settings.document_max_bytes
-        if size > most:
-            raise Invalid(
-                f"{what} has {size} bytes, more than {most} ({most // (1024 * 1024)} MB); "
-                "nothing was added",
-                field=where,
-                code="file_too_large",
-            )
-
-    def _count(self, collection_id: int) -> int:
-        return int(
-            self.session.scalar(
-                select(func.count())
-                .select_from(Document)
-                .where(Document.collection_id == collection_id)
-            )
-            or 0
-        )
 
 
 def meter_storage(session: Session, settings: Settings, now: datetime | None = None) -> int:
@@ -380,7 +370,7 @@ def meter_storage(session: Session, settings: Settings, now: datetime | None = N
     now = now or datetime.now(UTC)
     charged = 0
     for tenant_id, tokens in repo.stored_tokens(session):
-        row = repo.settings_row(session, tenant_id, lock=True)
+        row = knowledge.settings_row(session, tenant_id, lock=True)
         last = row.storage_metered_at
         row.storage_metered_at = now if last is None else last
         if last is None:
@@ -396,7 +386,7 @@ def meter_storage(session: Session, settings: Settings, now: datetime | None = N
         cost = (settings.price_storage_per_1k_tokens_month * billable / 1000 * months).quantize(
             Decimal("0.000001")
         )
-        tenant = _tenant(session, tenant_id)
+        tenant = knowledge.tenant_of(session, tenant_id)
         charge(
             session, tenant, route="knowledge.storage", cost=cost, units=billable, required=False
         )
@@ -431,3 +421,66 @@ def _document_out(doc: Document, slug: str) -> DocumentOut:
         created_at=doc.created_at or datetime.now(UTC),
         finished_at=doc.finished_at,
     )
+
+
+def find_collection(
+    session: Session, tenant: CurrentTenant, slug: str, *, lock: bool
+) -> Collection:
+    collection = repo.collection_by_slug(session, tenant.id, slug, lock=lock)
+    if collection is None:
+        raise NotFound(f"there is no collection '{slug}'", field="slug")
+    return collection
+
+
+def document_of(session: Session, collection: Collection, document_id: int) -> Document:
+    doc = repo.document(session, collection.id, document_id)
+    if doc is None:
+        raise NotFound(f"collection '{collection.slug}' has no document {document_id}", field="id")
+    return doc
+
+
+def resolve_collections(
+    session: Session,
+    tenant: CurrentTenant,
+    slugs: Sequence[str] | None,
+    *,
+    field: str = "collection",
+) -> list[Collection]:
+    """The named collections (a 422 names the first the tenant does not have), or every
+    collection when none is named."""
+    if slugs is None:
+        return repo.collections_of(session, tenant.id)
+    found = {c.slug: c for c in repo.collections_by_slugs(session, tenant.id, slugs)}
+    for slug in slugs:
+        if slug not in found:
+            raise Invalid(
+                f"there is no collection '{slug}' in this workspace",
+                field=field,
+                code="unknown_collection",
+            )
+    return [found[slug] for slug in slugs]
+
+
+def create_promoted(
+    session: Session,
+    jobs: JobQueue,
+    tenant: CurrentTenant,
+    collection: Collection,
+    title: str,
+    text: str,
+) -> Document:
+    """A promoted fact's document in `collection`, queued for ingest (app.facts' promote)."""
+    raw = text.encode()
+    doc = Document(
+        tenant_id=tenant.id,
+        collection_id=collection.id,
+        title=title,
+        source="promoted fact",
+        media_type="text",
+        size_bytes=len(raw),
+        raw=raw,
+    )
+    session.add(doc)
+    session.flush()
+    jobs.add(INGEST_TASK, doc.id)
+    return doc

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from typing import TYPE_CHECKING
 
-from app.knowledge.schemas import GraphEdge, GraphNode
+from app.facts.models import Fact, fact_status
+from app.facts.schemas import GraphEdge, GraphNode
 from app.text.words import fold
-
-if TYPE_CHECKING:
-    from app.knowledge.models import Fact
 
 USER_NODE = "user"
 
@@ -41,8 +38,6 @@ RELATIONS: dict[str, tuple[str, str]] = {
 
 
 def build_graph(facts: Sequence[Fact], today: date) -> tuple[list[GraphNode], list[GraphEdge]]:
-    from app.knowledge.service import fact_status
-
     nodes: dict[str, GraphNode] = {USER_NODE: GraphNode(id=USER_NODE, type="user", label="user")}
     edges: list[GraphEdge] = []
     for fact in sorted(facts, key=lambda f: f.id):

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
+from app.chat.upstream import ChatClient, content_of
 from app.errors import UpstreamFailed
-from app.knowledge.extraction import Extracted, Turn
-from app.knowledge.upstream import ChatClient, content_of
+from app.facts.extraction import Extracted, Turn
 from app.observability.metrics import count_dropped_items, count_extraction_answer
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from app.knowledge.extraction import MULTI_VALUED, OPPOSITES, Extracted
+from app.facts.extraction import MULTI_VALUED, OPPOSITES, Extracted
 from app.text.words import fold
 
 

@@ -1,6 +1,6 @@
 """Sentences no pattern knows: does it state something lasting about the user, and about what?
 
-The patterns (`app.knowledge.patterns`) are exact where they fire: a name, a date, a span, a
+The patterns (`app.facts.patterns`) are exact where they fire: a name, a date, a span, a
 one-value slot. But people say "I've just relocated to Gdansk for good" or "we migrated our whole
 backend to Elixir", and no pattern was written for those verbs. For a sentence that no pattern
 read a fact from (and that is not a question, a request or a passing want), two readers over the
@@ -20,7 +20,6 @@ or else the sentence itself, so a newer statement of a one-value slot still repl
 
 from __future__ import annotations
 
-import json
 import re
 import zlib
 from collections.abc import Sequence
@@ -29,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from pydantic import BaseModel
 
 from app.embeddings.base import Embedder
 from app.embeddings.loader import current_embedder
@@ -73,6 +73,17 @@ _PROPER = re.compile(
 )
 
 
+class SlotsAbout(BaseModel):
+    """What the trained classifier's file says about it (ops/models/build_slots.py writes it):
+    the embedder's model it was trained with, its slots in column order, and how it was made."""
+
+    model: str
+    slots: tuple[str, ...]
+    ridge: float
+    trained_on: str
+    cross_validated_accuracy: float
+
+
 @dataclass(frozen=True)
 class SlotClassifier:
     embedder: Embedder
@@ -88,10 +99,10 @@ class SlotClassifier:
         if embedder is None:
             return None
         with np.load(path) as trained:
-            about = json.loads(str(trained["about"]))
-            if about["model"] != embedder.name:
+            about = SlotsAbout.model_validate_json(str(trained["about"]))
+            if about.model != embedder.name:
                 return None
-            return cls(embedder, tuple(about["slots"]), trained["weights"].astype(np.float32))
+            return cls(embedder, about.slots, trained["weights"].astype(np.float32))
 
     def best(self, sentences: list[str]) -> list[tuple[str, float]]:
         """Each sentence's likeliest slot and its score."""
