@@ -10,18 +10,19 @@ from sqlalchemy.orm import Session
 from app.batches import runner, service
 from app.db import session_scope
 from app.jobs.failures import ends_failed
+from app.jobs.names import EXPIRE_BATCHES, FINISH_BATCH, RUN_CHUNK, VALIDATE_BATCH
 from app.jobs.outbox import JobQueue
 from workers.celery import celery_app
 
 
-@celery_app.task(name="dossier.decisions.validate_batch")
+@celery_app.task(name=VALIDATE_BATCH)
 def validate_batch(batch_id: str) -> None:
     with session_scope() as (session, jobs):
         service.validate(session, jobs, batch_id)
 
 
 @celery_app.task(
-    name="dossier.decisions.run_chunk",
+    name=RUN_CHUNK,
     # A chunk that failed (a lost database connection, a time limit) rolled back whole: run it
     # again rather than leave its items pending.
     autoretry_for=(Exception,),
@@ -35,7 +36,7 @@ def run_chunk(batch_id: str, first: int, last: int) -> int:
 
 
 @celery_app.task(
-    name="dossier.decisions.finish_batch",
+    name=FINISH_BATCH,
     # Small and idempotent: a lost connection must not leave the batch in_progress.
     autoretry_for=(Exception,),
     retry_backoff=1,
@@ -46,18 +47,18 @@ def finish_batch(batch_id: str) -> None:
         runner.finish(session, batch_id)
 
 
-@celery_app.task(name="dossier.scheduled.expire_batches")
+@celery_app.task(name=EXPIRE_BATCHES)
 def expire_batches() -> list[str]:
     with session_scope() as (session, _jobs):
         return runner.expire_due(session)
 
 
-@ends_failed("dossier.decisions.validate_batch")
+@ends_failed(VALIDATE_BATCH)
 def _validation_failed(session: Session, args: Sequence[Any], reason: str) -> None:
     service.fail_validation(session, str(args[0]), reason)
 
 
-@ends_failed("dossier.decisions.run_chunk")
+@ends_failed(RUN_CHUNK)
 def _chunk_failed(session: Session, args: Sequence[Any], reason: str) -> None:
     batch_id, first, last = str(args[0]), int(args[1]), int(args[2])
     runner.fail_chunk(session, JobQueue(session), batch_id, first, last, reason)

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from app.db import session_scope
 from app.documents.service import IngestService
 from app.jobs.failures import ends_failed
+from app.jobs.names import INGEST_DOCUMENT
 from app.jobs.outbox import JobQueue
 from app.knowledge.indexes import knowledge_indexes
 from app.settings import get_settings
@@ -17,7 +18,7 @@ from workers.celery import celery_app
 
 
 @celery_app.task(
-    name="dossier.ingest.document",
+    name=INGEST_DOCUMENT,
     # A read that failed half-way rolled back whole: read the document again.
     autoretry_for=(OSError,),
     retry_backoff=1,
@@ -28,7 +29,7 @@ def ingest_document(document_id: int) -> None:
         IngestService(session, jobs, get_settings(), knowledge_indexes()).ingest(document_id)
 
 
-@ends_failed("dossier.ingest.document")
+@ends_failed(INGEST_DOCUMENT)
 def _document_failed(session: Session, args: Sequence[Any], reason: str) -> None:
     IngestService(session, JobQueue(session), get_settings(), knowledge_indexes()).fail(
         int(args[0]), reason

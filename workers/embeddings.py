@@ -17,7 +17,7 @@ from app.cache import get_redis
 from app.db import session_scope
 from app.embeddings import Embedder, EmbeddingsUnavailable, current_embedder
 from app.embeddings.refresh import TABLES, refresh_chunk
-from app.embeddings.storage import REFRESH_TASK
+from app.jobs.names import EMBEDDINGS_SWEEP, REEMBED
 from app.settings import get_settings
 from workers.celery import celery_app
 
@@ -31,7 +31,7 @@ LOCK = "dossier:embeddings:refresh"
 """Held while a refresh runs, so writes that each queue one (a slow encoder) start one run."""
 
 
-@celery_app.task(name=REFRESH_TASK)
+@celery_app.task(name=REEMBED)
 def refresh() -> int:
     """Embed waiting rows, chunk by chunk; returns how many were done. A refresh queued
     while another runs returns at once: the running one reaches rows written meanwhile (it
@@ -55,7 +55,7 @@ def _refresh(embedder: Embedder) -> int:
             with session_scope() as (session, jobs):
                 count, after = refresh_chunk(session, embedder, table, chunk, after)
                 if count and time.monotonic() - started > RUN_SECONDS:
-                    jobs.add(REFRESH_TASK)
+                    jobs.add(REEMBED)
                     return done + count
             done += count
             if count < chunk:
@@ -79,11 +79,11 @@ def _unlock() -> None:
         pass  # it expires
 
 
-@celery_app.task(name="dossier.scheduled.embeddings")
+@celery_app.task(name=EMBEDDINGS_SWEEP)
 def scheduled_refresh() -> None:
     """Beat's sweep: queue a refresh (rows a slow encoder left, or a model change)."""
     with session_scope() as (_session, jobs):
-        jobs.add(REFRESH_TASK)
+        jobs.add(REEMBED)
 
 
 @signals.worker_init.connect
@@ -101,4 +101,4 @@ def _queue_refresh(**_: Any) -> None:
     if current_embedder() is None:
         return
     with session_scope() as (_session, jobs):
-        jobs.add(REFRESH_TASK)
+        jobs.add(REEMBED)

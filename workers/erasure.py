@@ -10,13 +10,14 @@ from sqlalchemy.orm import Session
 from app.db import lead, session_scope
 from app.erasure import service
 from app.jobs.failures import ends_failed
+from app.jobs.names import RETENTION_SWEEP, RUN_ERASURE
 from workers.celery import celery_app
 
 RETENTION_LOCK = 7_331_002
 """pg advisory lock key of the retention sweep (see app.db.lead)."""
 
 
-@celery_app.task(name="dossier.erasure.run", bind=True, max_retries=5)
+@celery_app.task(name=RUN_ERASURE, bind=True, max_retries=5)
 def run(self, job_id: str) -> str:  # type: ignore[no-untyped-def]
     try:
         with session_scope() as (session, jobs):
@@ -29,7 +30,7 @@ def run(self, job_id: str) -> str:  # type: ignore[no-untyped-def]
         raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
 
 
-@celery_app.task(name="dossier.scheduled.retention_sweep")
+@celery_app.task(name=RETENTION_SWEEP)
 def retention_sweep() -> list[str]:
     with session_scope() as (session, jobs):
         if not lead(session, RETENTION_LOCK):
@@ -37,6 +38,6 @@ def retention_sweep() -> list[str]:
         return service.retention_sweep(session, jobs)
 
 
-@ends_failed("dossier.erasure.run")
+@ends_failed(RUN_ERASURE)
 def _erasure_failed(session: Session, args: Sequence[Any], reason: str) -> None:
     service.fail(session, str(args[0]), reason)

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from app.db import lead, session_scope
 from app.exports import service
 from app.jobs.failures import ends_failed
+from app.jobs.names import EXPORT_SWEEP, RUN_EXPORT
 from workers.celery import celery_app
 
 SWEEP_LOCK = 7_331_003
@@ -17,7 +18,7 @@ SWEEP_LOCK = 7_331_003
 
 
 @celery_app.task(
-    name=service.RUN_TASK,
+    name=RUN_EXPORT,
     # A step that failed rolled back and its part is written again: try it again, a little
     # later each time. After the last retry the export ends failed (app.jobs.failures).
     autoretry_for=(OSError,),
@@ -30,7 +31,7 @@ def run(export_id: str) -> str:
         return service.run_step(session, jobs, export_id)
 
 
-@celery_app.task(name="dossier.scheduled.export_sweep")
+@celery_app.task(name=EXPORT_SWEEP)
 def export_sweep() -> list[str]:
     with session_scope() as (session, _jobs):
         if not lead(session, SWEEP_LOCK):
@@ -38,6 +39,6 @@ def export_sweep() -> list[str]:
         return service.sweep(session)
 
 
-@ends_failed(service.RUN_TASK)
+@ends_failed(RUN_EXPORT)
 def _export_failed(session: Session, args: Sequence[Any], reason: str) -> None:
     service.fail(session, str(args[0]), reason)

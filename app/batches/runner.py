@@ -27,6 +27,7 @@ from app.engines.registry import configured_second_tier, default_engine
 from app.engines.wire import parse_request
 from app.errors import DossierError
 from app.facts.service import ExtractionService
+from app.jobs.names import FINISH_BATCH
 from app.jobs.outbox import JobQueue
 from app.knowledge.indexes import knowledge_indexes
 from app.knowledge.service import RetrievalService
@@ -107,7 +108,7 @@ def run_chunk(session: Session, jobs: JobQueue, batch_id: str, first: int, last:
     finished = now()
     for item, result in zip(items, results, strict=True):
         item.result, item.status, item.finished_at = result, result["type"], finished
-    jobs.add("dossier.decisions.finish_batch", batch_id)
+    jobs.add(FINISH_BATCH, batch_id)
     return len(items)
 
 
@@ -270,5 +271,5 @@ def fail_chunk(
     for item in items:
         item.result = _errored("internal", reason, 500)
         item.status, item.finished_at = "errored", finished
-    jobs.add("dossier.decisions.finish_batch", batch_id)
+    jobs.add(FINISH_BATCH, batch_id)
     return len(items)

@@ -34,6 +34,7 @@ from app.batches.validation import request_errors
 from app.errors import Conflict, InsufficientCredit, Invalid, NotFound
 from app.files import repository as files_repo
 from app.files.service import FileService, lines_of
+from app.jobs.names import RUN_CHUNK, VALIDATE_BATCH
 from app.jobs.outbox import JobQueue
 from app.ledger.service import ensure_can_pay
 from app.models import Tenant
@@ -79,7 +80,7 @@ class BatchService:
             ids=[batch.id],
             counts={"requests": len(body.requests)},
         )
-        self.jobs.add("dossier.decisions.validate_batch", batch.id)
+        self.jobs.add(VALIDATE_BATCH, batch.id)
         return self.describe(batch)
 
     def create_from_file(self, tenant: CurrentTenant, body: BatchFileIn) -> dict[str, Any]:
@@ -120,7 +121,7 @@ class BatchService:
             ids=[batch.id, file.id],
             counts={"requests": len(requests)},
         )
-        self.jobs.add("dossier.decisions.validate_batch", batch.id)
+        self.jobs.add(VALIDATE_BATCH, batch.id)
         return self.describe(batch)
 
     def _ensure_first_chunk_is_covered(self, tenant: CurrentTenant, requests: int) -> None:
@@ -281,7 +282,7 @@ def validate(session: Session, jobs: JobQueue, batch_id: str) -> None:
     repo.set_status(session, batch, "in_progress", now())
     size = CHAT_CHUNK_SIZE if batch.endpoint == CHAT else CHUNK_SIZE
     for first in range(1, batch.total + 1, size):
-        jobs.add("dossier.decisions.run_chunk", batch_id, first, first + size - 1)
+        jobs.add(RUN_CHUNK, batch_id, first, first + size - 1)
 
 
 def fail_validation(session: Session, batch_id: str, reason: str) -> None:

@@ -27,7 +27,6 @@ from app.tenants.service import CurrentTenant
 
 log = logging.getLogger(__name__)
 
-TASK = "dossier.passes.run"
 FINISHED = ("done", "failed")
 BLOCKS = ("without_memory", "changes", "explain", "placebo")
 

@@ -30,6 +30,7 @@ from app.engines.base import Engine, read_window_for
 from app.engines.registry import SecondTier
 from app.engines.wire import Answer, MemoryOptions, SystemOneRequest, serialise
 from app.errors import Invalid
+from app.jobs.names import RUN_PASSES
 from app.learning.service import queue_learning
 from app.ledger.service import charge, ensure_can_pay
 from app.memory.service import MemoryService
@@ -248,7 +249,7 @@ class DecisionService:
         """Store the job and send it once the decision commits."""
         subject_pk = prepared.subject_pk if prepared else None
         job = pass_jobs.create_job(self.memory.session, tenant, subject_pk, plan, baseline)
-        self.memory.jobs.add(pass_jobs.TASK, str(job.id))
+        self.memory.jobs.add(RUN_PASSES, str(job.id))
         return {"id": str(job.id), "status": job.status, "url": f"/v1/jobs/{job.id}"}
 
     # --- quality ---------------------------------------------------------------------------------

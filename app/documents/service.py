@@ -35,6 +35,7 @@ from app.documents.schemas import (
 )
 from app.embeddings.storage import passage_for_meaning, vectors_for_write
 from app.errors import Conflict, DossierError, Invalid, NotFound
+from app.jobs.names import INGEST_DOCUMENT
 from app.jobs.outbox import JobQueue
 from app.knowledge import repository as knowledge
 from app.knowledge.indexes import KnowledgeIndexes, drop_collection_caches
@@ -45,7 +46,6 @@ from app.tenants.service import CurrentTenant
 log = logging.getLogger(__name__)
 
 MONTH = timedelta(days=30)
-INGEST_TASK = "dossier.ingest.document"
 
 
 def utcnow() -> datetime:
@@ -174,7 +174,7 @@ class DocumentService:
             )
         self.session.flush()
         for doc in new:
-            self.jobs.add(INGEST_TASK, doc.id)
+            self.jobs.add(INGEST_DOCUMENT, doc.id)
         record(
             self.session,
             tenant,
@@ -482,5 +482,5 @@ def create_promoted(
     )
     session.add(doc)
     session.flush()
-    jobs.add(INGEST_TASK, doc.id)
+    jobs.add(INGEST_DOCUMENT, doc.id)
     return doc

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from app.embeddings.base import to_stored
 from app.embeddings.loader import current_embedder
+from app.jobs.names import REEMBED
 from app.jobs.outbox import JobQueue
-
-REFRESH_TASK = "dossier.embeddings.refresh"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +37,6 @@ def vectors_for_write(texts: Sequence[str], jobs: JobQueue) -> StoredVectors:
     if embedder is None or not texts:
         return StoredVectors([None] * len(texts), None)
     if not embedder.inline:
-        jobs.add(REFRESH_TASK)
+        jobs.add(REEMBED)
         return StoredVectors([None] * len(texts), None)
     return StoredVectors(to_stored(embedder.encode(texts)), embedder.name)

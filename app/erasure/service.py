@@ -23,12 +23,12 @@ from app.embeddings import current_embedder
 from app.erasure import stores
 from app.erasure.models import ErasureJob, RetentionSetting
 from app.errors import Conflict, NotFound
+from app.jobs.names import RUN_ERASURE
 from app.jobs.outbox import JobQueue
 from app.models import ApiKey, Tenant
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant, get_tenant
 
-RUN_TASK = "dossier.erasure.run"
 FINAL = ("completed", "failed")
 
 
@@ -79,7 +79,7 @@ def create_job(
         )
         tenant.status = "erasing"
     session.flush()
-    jobs.add(RUN_TASK, job.id)
+    jobs.add(RUN_ERASURE, job.id)
     return job
 
 
@@ -109,7 +109,7 @@ def run_step(session: Session, jobs: JobQueue, job_id: str) -> str:
         job.before = stores.count_all(session, client, targets)
         job.status, job.started_at = "running", datetime.now(UTC)
         job.progress = {"erased": 0, "to_erase": len(targets.subjects) + len(targets.users)}
-        jobs.add(RUN_TASK, job.id)
+        jobs.add(RUN_ERASURE, job.id)
         return job.status
     targets = stores.Targets.from_json(job.tenant_id, job.targets or {})
     erased = stores.erase_chunk(session, client, targets, get_settings().erasure_chunk)
@@ -117,7 +117,7 @@ def run_step(session: Session, jobs: JobQueue, job_id: str) -> str:
     progress["erased"] = progress.get("erased", 0) + erased
     job.progress = progress
     if erased:
-        jobs.add(RUN_TASK, job.id)
+        jobs.add(RUN_ERASURE, job.id)
         return job.status
     if targets.whole:
         stores.erase_tenant_rest(session, client, job.tenant_id)

@@ -25,12 +25,12 @@ from app.errors import Conflict, Gone, NotFound, ServiceUnavailable
 from app.exports import archive
 from app.exports import repository as repo
 from app.exports.models import Export
+from app.jobs.names import RUN_EXPORT
 from app.jobs.outbox import JobQueue
 from app.models import Tenant
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant
 
-RUN_TASK = "dossier.exports.run"
 FINAL = ("completed", "failed", "expired")
 SECTION_NAMES = tuple(section.name for section in repo.SECTIONS)
 _BY_NAME = {section.name: section for section in repo.SECTIONS}
@@ -48,7 +48,7 @@ def create(session: Session, jobs: JobQueue, tenant: CurrentTenant) -> Export:
     export = Export(id=f"exp_{uuid.uuid4().hex}", tenant_id=tenant.id)
     session.add(export)
     session.flush()
-    jobs.add(RUN_TASK, export.id)
+    jobs.add(RUN_EXPORT, export.id)
     record(session, tenant, "export.requested", ids=[export.id])
     return export
 
@@ -65,14 +65,14 @@ def run_step(session: Session, jobs: JobQueue, export_id: str) -> str:
     if export.status == "queued":
         export.status, export.started_at = "running", datetime.now(UTC)
         export.progress = {"section": 0, "after": None, "parts": [], "rows": 0}
-        jobs.add(RUN_TASK, export.id)
+        jobs.add(RUN_EXPORT, export.id)
         return export.status
     progress = dict(export.progress or {})
     if progress["section"] < len(repo.SECTIONS):
         _read_page(session, export, progress)
     else:
         _complete(session, export, progress)
-    jobs.add(RUN_TASK, export.id)
+    jobs.add(RUN_EXPORT, export.id)
     return export.status
 
 

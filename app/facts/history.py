@@ -32,10 +32,10 @@ from app.errors import NotFound
 from app.facts import repository as repo
 from app.facts.models import EndUser, ExtractionBatch, HistoryImport
 from app.facts.schemas import HistoryImportOut, ImportBatches
+from app.jobs.names import IMPORT_HISTORY
 from app.jobs.outbox import JobQueue
 from app.tenants.service import CurrentTenant
 
-IMPORT_TASK = "dossier.extraction.import_history"
 BATCH_TURNS = 50
 """Turns extracted together (an LLM extractor reads them as one conversation)."""
 
@@ -94,7 +94,7 @@ def start_import(
                 for turn in run
             ],
         )
-    jobs.add(IMPORT_TASK, job.id)
+    jobs.add(IMPORT_HISTORY, job.id)
     record(
         session,
         tenant,
@@ -139,7 +139,7 @@ def run_import(
         if job is None or job.status != "running":
             return
         if repo.pending_import_batches(session, import_id):
-            jobs.add(IMPORT_TASK, import_id)
+            jobs.add(IMPORT_HISTORY, import_id)
         else:
             job.status, job.finished_at = "done", datetime.now(UTC)
 

@@ -43,6 +43,7 @@ from app.facts.schemas import (
     PromoteOut,
     TenantFactsPage,
 )
+from app.jobs.names import EXTRACT_BATCH
 from app.jobs.outbox import JobQueue
 from app.knowledge.indexes import KnowledgeIndexes, drop_or_refuse, user_prefix
 from app.knowledge.repository import is_enabled, tenant_of
@@ -52,8 +53,6 @@ from app.memory.service import usage_of
 from app.observability.metrics import count_failed_turns
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
-
-EXTRACT_TASK = "dossier.extraction.run_batch"
 
 
 def utcnow() -> datetime:
@@ -193,7 +192,7 @@ class ExtractionService:
             [(text, hashlib.sha256(text.encode()).hexdigest(), when) for text, when in said],
         )
         if created:
-            self.jobs.add(EXTRACT_TASK, batch.id)
+            self.jobs.add(EXTRACT_BATCH, batch.id)
         return added
 
     def run_batch(self, batch_id: int, extractor: Extractor) -> float | None:

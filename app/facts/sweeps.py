@@ -11,12 +11,11 @@ from sqlalchemy.orm import Session
 
 from app.db import lead
 from app.facts import repository as repo
-from app.facts.service import EXTRACT_TASK
+from app.jobs.names import EXTRACT_BATCH, REEXTRACT_BATCH
 from app.jobs.outbox import JobQueue
 from app.settings import Settings
 
 REEXTRACT_LOCK = 7_331_102
-REEXTRACT_TASK = "dossier.extraction.rerun_batch"
 
 
 def sweep_facts(
@@ -28,7 +27,7 @@ def sweep_facts(
     grace = timedelta(seconds=2 * settings.knowledge_sweep_seconds)
     overdue = repo.overdue_batches(session, now - grace)
     for batch_id in overdue:
-        jobs.add(EXTRACT_TASK, batch_id)
+        jobs.add(EXTRACT_BATCH, batch_id)
     purged = repo.purge_turns(session, now - timedelta(days=settings.extraction_keep_days))
     return {
         "users_with_retired_facts": len(retired_users),
@@ -43,5 +42,5 @@ def reextract(session: Session, jobs: JobQueue, extractor_name: str, limit: int 
         return 0
     stale = repo.stale_batches(session, extractor_name, limit)
     for batch_id in stale:
-        jobs.add(REEXTRACT_TASK, batch_id)
+        jobs.add(REEXTRACT_BATCH, batch_id)
     return len(stale)

@@ -15,6 +15,16 @@ from typing import Any
 from celery import Celery
 from kombu import Exchange, Queue
 
+from app.jobs.names import (
+    ACCOUNT_DELETIONS,
+    EMBEDDINGS_SWEEP,
+    EXPIRE_BATCHES,
+    EXPORT_SWEEP,
+    IDEMPOTENCY_SWEEP,
+    KNOWLEDGE_SWEEP,
+    REEXTRACT_SWEEP,
+    RETENTION_SWEEP,
+)
 from app.queues import QUEUES, TASK_ROUTES, configured_broker_url, is_amqp
 from app.settings import Settings, get_settings
 
@@ -93,35 +103,35 @@ def celery_config() -> dict[str, Any]:
         "worker_hijack_root_logger": False,
         "beat_schedule": {
             "expire-batches": {
-                "task": "dossier.scheduled.expire_batches",
+                "task": EXPIRE_BATCHES,
                 "schedule": settings.batch_sweep_seconds,
             },
             "knowledge-sweep": {
-                "task": "dossier.scheduled.knowledge_sweep",
+                "task": KNOWLEDGE_SWEEP,
                 "schedule": settings.knowledge_sweep_seconds,
             },
             "knowledge-reextract": {
-                "task": "dossier.scheduled.reextract",
+                "task": REEXTRACT_SWEEP,
                 "schedule": settings.reextract_sweep_seconds,
             },
             "embeddings-refresh": {
-                "task": "dossier.scheduled.embeddings",
+                "task": EMBEDDINGS_SWEEP,
                 "schedule": settings.embedding_sweep_seconds,
             },
             "retention-sweep": {
-                "task": "dossier.scheduled.retention_sweep",
+                "task": RETENTION_SWEEP,
                 "schedule": settings.retention_sweep_seconds,
             },
             "export-sweep": {
-                "task": "dossier.scheduled.export_sweep",
+                "task": EXPORT_SWEEP,
                 "schedule": settings.export_sweep_seconds,
             },
             "idempotency-sweep": {
-                "task": "dossier.scheduled.idempotency_sweep",
+                "task": IDEMPOTENCY_SWEEP,
                 "schedule": settings.idempotency_sweep_seconds,
             },
             "account-deletions": {
-                "task": "dossier.scheduled.account_deletions",
+                "task": ACCOUNT_DELETIONS,
                 "schedule": settings.account_deletion_sweep_seconds,
             },
         },

@@ -1,7 +1,7 @@
 """When a task gives up, the row it works on ends in a terminal state with the reason.
 
 One mechanism for every task, not one per task: each domain registers, for the task names whose
-rows it owns, a function that marks such a row failed (`@ends_failed("dossier.ingest.document")`);
+rows it owns, a function that marks such a row failed (`@ends_failed(INGEST_DOCUMENT)`);
 the worker calls it when a task fails for good (an exception after its retries, a soft or a hard
 time limit: Celery's `task_failure` signal) and when a task's deliveries keep killing their
 worker (`DeliveryCount`, a crash or an out-of-memory kill would otherwise redeliver it for ever).

@@ -23,6 +23,7 @@ from app.facts import repository as facts
 from app.facts.schemas import FactsPage
 from app.facts.service import FactService
 from app.idempotency import repository as idempotent_answers
+from app.jobs.names import ERASE_USER_CACHES
 from app.jobs.outbox import JobQueue
 from app.knowledge.indexes import KnowledgeIndexes, drop_or_refuse, user_prefix
 from app.knowledge.retrieval import Retrieved, search
@@ -32,8 +33,6 @@ from app.ledger.service import charge
 from app.memory.service import usage_of
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
-
-ERASE_CACHES_TASK = "dossier.erasure.user_caches"
 
 
 @dataclass
@@ -177,7 +176,7 @@ class EndUserService:
             )
             # A reader that built an index from the rows before this commit could cache it
             # after the drop above: drop once more once the deletion has committed.
-            self.jobs.add(ERASE_CACHES_TASK, str(tenant.id), user.id)
+            self.jobs.add(ERASE_USER_CACHES, str(tenant.id), user.id)
         # Held under the user's id whether or not they have facts: what a retried write
         # answered, and their chat requests and answers in batches.
         idempotent_answers.forget_end_user(self.session, tenant.id, user_name)

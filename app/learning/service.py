@@ -19,6 +19,7 @@ from app.engines.asking import ask_distinct
 from app.engines.base import Engine
 from app.engines.wire import parse_request
 from app.errors import NotFound
+from app.jobs.names import LEARN
 from app.jobs.outbox import JobQueue
 from app.learning import gate
 from app.learning.lasting import LastingProbe
@@ -26,8 +27,6 @@ from app.learning.models import GateSetting, LearningRequest
 from app.memory import repository as memory_repo
 from app.models import Line, Subject
 from app.tenants.service import CurrentTenant
-
-LEARN_TASK = "dossier.extraction.learn"
 
 
 def new_request_id() -> str:
@@ -42,7 +41,7 @@ def queue_learning(
     session.add(
         LearningRequest(id=request_id, tenant_id=tenant_id, subject_id=subject_pk, state=state)
     )
-    jobs.add(LEARN_TASK, request_id)
+    jobs.add(LEARN, request_id)
     return request_id
 
 

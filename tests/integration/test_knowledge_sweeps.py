@@ -14,6 +14,7 @@ from app.facts import sweeps as fact_sweeps
 from app.facts.extraction import Extracted, Turn
 from app.facts.models import ExtractionBatch, Fact
 from app.facts.service import ExtractionService
+from app.jobs.names import REEXTRACT_BATCH
 from app.knowledge import sweeps
 from app.knowledge.indexes import knowledge_indexes
 from app.settings import get_settings
@@ -74,7 +75,7 @@ def test_reextraction_replaces_a_batchs_facts_with_the_current_extractors(
     with session_scope() as (session, jobs):
         fact_sweeps.reextract(session, jobs, _Upper.name)
         # Other tests' batches are stale for this extractor too: look for this one.
-        assert (fact_sweeps.REEXTRACT_TASK, (batch_id,)) in jobs.pending
+        assert (REEXTRACT_BATCH, (batch_id,)) in jobs.pending
         jobs.discard()
     with session_scope() as (session, jobs):
         ExtractionService(session, jobs, get_settings(), knowledge_indexes()).rerun_batch(
@@ -83,5 +84,5 @@ def test_reextraction_replaces_a_batchs_facts_with_the_current_extractors(
     assert [f["text"] for f in facts(client, tenant, "rex")] == ["I LIVE IN BERN."]
     with session_scope() as (session, jobs):
         fact_sweeps.reextract(session, jobs, _Upper.name)
-        assert (fact_sweeps.REEXTRACT_TASK, (batch_id,)) not in jobs.pending
+        assert (REEXTRACT_BATCH, (batch_id,)) not in jobs.pending
         jobs.discard()

@@ -27,7 +27,7 @@ import redis
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.decisions.pass_jobs import TASK as PASS_TASK
+from app.jobs.names import RUN_PASSES as PASS_TASK
 from app.observability.health import ReadinessProbe, broker_check, database_check, redis_check
 from tests.support import Services, Tenant, admin_headers, own_database
 from workers.celery import QUEUES
