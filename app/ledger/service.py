@@ -176,6 +176,12 @@ def bill_action(
     return line
 
 
+def balance(session: Session, tenant_id: uuid.UUID) -> Decimal | None:
+    """The tenant's credit as it stands, read without a lock (for an early check; the charge
+    itself is taken at commit or under the lock)."""
+    return repo.credit(session, tenant_id)
+
+
 def ensure_can_pay(tenant: CurrentTenant) -> None:
     """Early check so a write that would be refused does no work first."""
     if tenant.suspended:

@@ -28,6 +28,15 @@ def revoke_key(
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
+def revoke_all_keys(session: Session, tenant_id: uuid.UUID, revoked_at: datetime) -> None:
+    """Revoke every active key of the tenant."""
+    session.execute(
+        update(ApiKey)
+        .where(ApiKey.tenant_id == tenant_id, ApiKey.revoked_at.is_(None))
+        .values(revoked_at=revoked_at)
+    )
+
+
 def key_owner(session: Session, key_hash: str) -> Row[uuid.UUID, str, datetime | None] | None:
     """The tenant of the key with this hash: its `id`, `status`, and the key's `revoked_at`
     (None when no key has this hash)."""
