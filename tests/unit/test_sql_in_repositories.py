@@ -133,7 +133,7 @@ def test_allowed_files_exist() -> None:
 
 
 def test_the_scan_catches_a_query_in_a_route() -> None:
-    route = '''
+    route = """
 from sqlalchemy import select
 
 from app.models import Subject
@@ -142,28 +142,28 @@ from app.models import Subject
 @router.get("/subjects")
 def list_subjects(tenant: TenantDep, uow: UowDep) -> list[str]:
     return list(uow.session.execute(select(Subject.name)).scalars())
-'''
+"""
     found = violations(route, "app/memory/routes.py")
     assert any("imports select" in where for where in found)
     assert any(".execute(...)" in where for where in found)
 
 
 def test_the_scan_catches_raw_sql_and_module_calls() -> None:
-    service = '''
+    service = """
 import sqlalchemy as sa
 
 
 def count(connection, session):
     connection.exec_driver_sql("SELECT 1")
     return session.scalar(sa.select(sa.func.count()))
-'''
+"""
     found = violations(service, "app/things/service.py")
     assert any("exec_driver_sql" in where for where in found)
     assert any("sa.select(" in where for where in found)
 
 
 def test_the_scan_leaves_unit_of_work_calls_and_redis_alone() -> None:
-    service = '''
+    service = """
 def work(session, client, row):
     session.add(row)
     session.get(type(row), 1)
@@ -171,5 +171,5 @@ def work(session, client, row):
     pipe = client.pipeline()
     pipe.llen("q")
     return pipe.execute(), {}.copy()
-'''
+"""
     assert violations(service, "app/things/service.py") == []
