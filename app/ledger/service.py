@@ -13,6 +13,12 @@ Routes that must work when a tenant cannot pay (reads, forget, deletes) are char
 A chat completion under a `thread` always has one line, which carries the thread id: its
 retrieval charge when it searched, otherwise a free line (`free_call`), so the Activity view
 lists every call of a conversation. The thread is an id; no message text is ever on a line.
+
+A batch chunk's decisions are charged together at the chunk's end (`charge_many`), under the
+tenant row's lock: as many as the balance covers, in item order. Its chat completions are
+charged as the route charges them, and settled in turn (`charge_mark`, `settle_in_turn`).
+Every ledger line and every credit taken is written by `app.ledger.repository`, and a priced
+action that ends with its ledger line and audit row writes both with `bill_action`.
 """
 
 from __future__ import annotations
