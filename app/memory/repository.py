@@ -294,4 +294,7 @@ def subject_summaries(
     if after is not None:
         statement = statement.where(Subject.name > after)
     rows = session.execute(statement.order_by(Subject.name).limit(limit + 1)).all()
-    return [tuple(row) for row in rows]  # type: ignore[misc]
+    return [
+        (name, lines, retired, rules, aliases, created_at, touched_at)
+        for name, lines, retired, rules, aliases, created_at, touched_at in rows
+    ]
