@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
-from sqlalchemy import Connection, Engine, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, create_engine, event, func, select, text
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from app.jobs import relay
@@ -148,3 +148,9 @@ def lead(session: Session, lock_key: int) -> bool:
     """Take a transaction-scoped PostgreSQL advisory lock if it is free: of several beat
     processes (or workers) running the same sweep, only the one that gets it does the work."""
     return bool(session.scalar(select(func.pg_try_advisory_xact_lock(lock_key))))
+
+
+def local_statement_timeout(connection: Connection, milliseconds: int) -> None:
+    """Bound every statement of the connection's current transaction: a count that would read
+    a large table for long fails instead (the metrics scrape answers without it)."""
+    connection.execute(text(f"SET LOCAL statement_timeout = {int(milliseconds)}"))

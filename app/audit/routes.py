@@ -5,11 +5,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select
 
+from app.audit import repository as repo
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
-from app.models import AuditEvent
-from app.pagination import CursorQuery, LimitQuery, Page, page_of, paginate
+from app.pagination import CursorQuery, LimitQuery, Page, page_of
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/audit", tags=["audit"])
 
@@ -56,17 +55,9 @@ def list_audit(
 ) -> Page[AuditEventOut]:
     """What was done to which ids, with counts, newest first; `action` (exact, or a prefix such
     as `memory.`) and `subject` narrow it."""
-    query = select(AuditEvent).where(AuditEvent.tenant_id == tenant.id)
-    if action:
-        query = query.where(
-            AuditEvent.action.startswith(action, autoescape=True)
-            if action.endswith(".")
-            else AuditEvent.action == action
-        )
-    if subject:
-        query = query.where(AuditEvent.subject == subject)
-    statement = paginate(query, AuditEvent.id, cursor, limit)
-    rows = list(uow.session.scalars(statement))
+    rows = repo.events(
+        uow.session, tenant.id, action=action, subject=subject, cursor=cursor, limit=limit
+    )
     out = [
         AuditEventOut(
             id=r.id,

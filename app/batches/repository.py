@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from sqlalchemy import ColumnElement, delete, func, select, text
+from sqlalchemy import ColumnElement, Connection, delete, func, select, text
 from sqlalchemy.orm import Session
 
 from app.batches.models import Batch, BatchItem
@@ -206,3 +206,29 @@ def set_status(session: Session, batch: Batch, status: str, at: datetime) -> Non
     batch.status = status
     setattr(batch, f"{status}_at", at)
     session.flush()
+
+
+def page_after(
+    session: Session, tenant_id: uuid.UUID, after: Batch | None, limit: int
+) -> list[Batch]:
+    """The tenant's batches newest first (by creation, then id), those after `after`, one more
+    than `limit` (so the caller knows whether a page follows)."""
+    statement = select(Batch).where(Batch.tenant_id == tenant_id)
+    if after is not None:
+        statement = statement.where(
+            (Batch.created_at < after.created_at)
+            | ((Batch.created_at == after.created_at) & (Batch.id < after.id))
+        )
+    return list(
+        session.scalars(
+            statement.order_by(Batch.created_at.desc(), Batch.id.desc()).limit(limit + 1)
+        )
+    )
+
+
+def count_by_status(connection: Connection) -> dict[str, int]:
+    """Batch items of every tenant per status (for the metrics gauge)."""
+    rows = connection.execute(
+        select(BatchItem.status, func.count()).group_by(BatchItem.status)
+    ).all()
+    return {str(status): int(count) for status, count in rows}

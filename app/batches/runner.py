@@ -10,7 +10,6 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from app.batches import repository as repo
@@ -31,14 +30,14 @@ from app.jobs.names import FINISH_BATCH
 from app.jobs.outbox import JobQueue
 from app.knowledge.indexes import knowledge_indexes
 from app.knowledge.service import RetrievalService
-from app.ledger.service import charge_mark, settle_in_turn
+from app.ledger.service import ChargeLine, charge_many, charge_mark, settle_in_turn
 from app.memory import repository as memory_repo
 from app.memory.service import MemoryService
-from app.models import LedgerLine, Tenant
 from app.quality.service import tenant_quality
 from app.quality.tiers import QualitySetting
 from app.recall.cache import shared_indexes
 from app.settings import get_settings
+from app.tenants import repository as tenants_repo
 from app.tenants.service import CurrentTenant
 
 log = logging.getLogger(__name__)
@@ -182,34 +181,11 @@ def _charge(
 ) -> None:
     """Take the credit of every succeeded decision that the balance covers, one ledger line
     each, in item order; the decisions it no longer covers end errored, insufficient_credit."""
-    balance = session.scalar(select(Tenant.credit).where(Tenant.id == tenant.id).with_for_update())
-    balance = balance if balance is not None else Decimal(0)
     succeeded = [i for i, result in enumerate(results) if result["type"] == "succeeded"]
-    affordable = len(succeeded) if price == 0 else min(len(succeeded), int(balance // price))
-    for i in succeeded[affordable:]:
+    lines = [ChargeLine(route="systemone", cost=price, subject=items[i].subject) for i in succeeded]
+    charged = charge_many(session, tenant.id, lines)
+    for i in succeeded[charged:]:
         results[i] = _stopped("insufficient_credit")
-    paid = succeeded[:affordable]
-    if not paid:
-        return
-    session.execute(
-        update(Tenant)
-        .where(Tenant.id == tenant.id)
-        .values(credit=Tenant.credit - price * len(paid))
-    )
-    session.execute(
-        insert(LedgerLine),
-        [
-            {
-                "tenant_id": tenant.id,
-                "route": "systemone",
-                "subject": items[i].subject,
-                "units": 1,
-                "cost": price,
-                "billed": True,
-            }
-            for i in paid
-        ],
-    )
 
 
 def _stopped(code: str) -> dict[str, Any]:
@@ -223,7 +199,7 @@ def _stopped(code: str) -> dict[str, Any]:
 
 
 def _tenant(session: Session, tenant_id: uuid.UUID) -> CurrentTenant:
-    status = session.scalar(select(Tenant.status).where(Tenant.id == tenant_id))
+    status = tenants_repo.status_of(session, tenant_id)
     return CurrentTenant(id=tenant_id, status=status or "suspended")
 
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
@@ -36,8 +35,7 @@ from app.files import repository as files_repo
 from app.files.service import FileService, lines_of
 from app.jobs.names import RUN_CHUNK, VALIDATE_BATCH
 from app.jobs.outbox import JobQueue
-from app.ledger.service import ensure_can_pay
-from app.models import Tenant
+from app.ledger.service import balance, ensure_can_pay
 from app.settings import get_settings
 from app.tenants.service import CurrentTenant
 
@@ -128,7 +126,7 @@ class BatchService:
         """A batch its tenant cannot even start paying for is refused before it is stored (a
         batch whose credit runs out midway ends its remaining items `insufficient_credit`)."""
         first_chunk = get_settings().price_decision * min(requests, CHUNK_SIZE)
-        credit = self.session.scalar(select(Tenant.credit).where(Tenant.id == tenant.id))
+        credit = balance(self.session, tenant.id)
         if credit is None or credit < first_chunk:
             raise InsufficientCredit(
                 f"the first {min(requests, CHUNK_SIZE)} decisions of this batch cost "
@@ -144,20 +142,12 @@ class BatchService:
         """A page, newest first, after the batch `cursor` names: OpenAI's list (`first_id`,
         `last_id`, `has_more`, the next page's `after` being `last_id`) and Dossier's
         `next_cursor`."""
-        statement = select(Batch).where(Batch.tenant_id == tenant.id)
+        after = None
         if cursor is not None:
             after = self.session.get(Batch, cursor)
             if after is None or after.tenant_id != tenant.id:
                 raise NotFound(f"{field} is not one this API gave out", field=field)
-            statement = statement.where(
-                (Batch.created_at < after.created_at)
-                | ((Batch.created_at == after.created_at) & (Batch.id < after.id))
-            )
-        rows = list(
-            self.session.scalars(
-                statement.order_by(Batch.created_at.desc(), Batch.id.desc()).limit(limit + 1)
-            )
-        )
+        rows = repo.page_after(self.session, tenant.id, after, limit)
         more = len(rows) > limit
         data = [self.describe(batch) for batch in rows[:limit]]
         return {

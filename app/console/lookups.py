@@ -12,13 +12,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import func, or_, select
 
 from app.account import service as account_service
 from app.account.schemas import PENDING_EXAMPLE, DeletionOut
+from app.console import repository as repo
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.errors import Invalid
-from app.facts.models import EndUser, Fact
 from app.models import Tenant
 from app.pagination import CursorQuery
 
@@ -97,21 +96,13 @@ def list_users(
 ) -> EndUsersPage:
     """The tenant's end-users by id, with how many facts each holds; `next_cursor` pages on."""
     today = datetime.now(UTC).date()
-    retired = or_(Fact.status == "retired", Fact.valid_until <= today)
-    facts = (
-        select(EndUser.name, func.count(Fact.id), func.count(Fact.id).filter(retired))
-        .select_from(EndUser)
-        .outerjoin(Fact, Fact.end_user_id == EndUser.id)
-        .where(EndUser.tenant_id == tenant.id)
-        .group_by(EndUser.id)
-    )
     if cursor is not None:
         # The cursor is the last id of the previous page: ids are unique per tenant.
         if not _USER.match(cursor):
             raise Invalid("cursor is not one this API gave out", field="cursor")
-        facts = facts.where(EndUser.name > cursor)
-    statement = facts.add_columns(EndUser.created_at).order_by(EndUser.name).limit(limit + 1)
-    rows = uow.session.execute(statement).all()
+    rows = repo.users_with_fact_counts(
+        uow.session, tenant.id, after=cursor, limit=limit, today=today
+    )
     data = [
         EndUserSummary(
             user=name, fact_count=count, retired_fact_count=retired_count, created_at=created_at

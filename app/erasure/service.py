@@ -14,19 +14,21 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
 from app.cache import get_redis
 from app.embeddings import current_embedder
+from app.erasure import repository as repo
 from app.erasure import stores
 from app.erasure.models import ErasureJob, RetentionSetting
+from app.erasure.targets import Targets
 from app.errors import Conflict, NotFound
 from app.jobs.names import RUN_ERASURE
 from app.jobs.outbox import JobQueue
-from app.models import ApiKey, Tenant
+from app.models import Tenant
 from app.settings import get_settings
+from app.tenants import repository as tenants_repo
 from app.tenants.service import CurrentTenant, get_tenant
 
 FINAL = ("completed", "failed")
@@ -72,11 +74,7 @@ def create_job(
     session.add(job)
     if kind == "tenant":
         # Nothing new arrives while it runs: keys revoked now, the tenant answers 403.
-        session.execute(
-            update(ApiKey)
-            .where(ApiKey.tenant_id == tenant_id, ApiKey.revoked_at.is_(None))
-            .values(revoked_at=datetime.now(UTC))
-        )
+        tenants_repo.revoke_all_keys(session, tenant_id, datetime.now(UTC))
         tenant.status = "erasing"
     session.flush()
     jobs.add(RUN_ERASURE, job.id)
@@ -84,21 +82,12 @@ def create_job(
 
 
 def _has_unfinished_job(session: Session, tenant_id: uuid.UUID) -> bool:
-    return (
-        session.scalar(
-            select(ErasureJob.id)
-            .where(ErasureJob.tenant_id == tenant_id, ErasureJob.status.not_in(FINAL))
-            .limit(1)
-        )
-        is not None
-    )
+    return repo.has_job_not_in(session, tenant_id, FINAL)
 
 
 def run_step(session: Session, jobs: JobQueue, job_id: str) -> str:
     """One step of a job; returns its status. Safe to run twice."""
-    job = session.scalars(
-        select(ErasureJob).where(ErasureJob.id == job_id).with_for_update()
-    ).first()
+    job = repo.lock_job(session, job_id)
     if job is None or job.status in FINAL:
         return "gone" if job is None else job.status
     client = get_redis()
@@ -111,7 +100,7 @@ def run_step(session: Session, jobs: JobQueue, job_id: str) -> str:
         job.progress = {"erased": 0, "to_erase": len(targets.subjects) + len(targets.users)}
         jobs.add(RUN_ERASURE, job.id)
         return job.status
-    targets = stores.Targets.from_json(job.tenant_id, job.targets or {})
+    targets = Targets.from_json(job.tenant_id, job.targets or {})
     erased = stores.erase_chunk(session, client, targets, get_settings().erasure_chunk)
     progress = dict(job.progress or {})
     progress["erased"] = progress.get("erased", 0) + erased
@@ -125,10 +114,10 @@ def run_step(session: Session, jobs: JobQueue, job_id: str) -> str:
     return job.status
 
 
-def _resolve(session: Session, job: ErasureJob) -> stores.Targets:
+def _resolve(session: Session, job: ErasureJob) -> Targets:
     scope = job.scope
     since = scope.get("untouched_since")
-    return stores.resolve(
+    return repo.resolve(
         session,
         job.tenant_id,
         whole=job.kind == "tenant",
@@ -138,7 +127,7 @@ def _resolve(session: Session, job: ErasureJob) -> stores.Targets:
     )
 
 
-def _finish(session: Session, client: Any, job: ErasureJob, targets: stores.Targets) -> None:
+def _finish(session: Session, client: Any, job: ErasureJob, targets: Targets) -> None:
     session.flush()
     after = stores.count_all(session, client, targets)
     found = stores.residue(session, client, targets, job.samples or [], current_embedder())
@@ -242,16 +231,11 @@ def retention_sweep(session: Session, jobs: JobQueue) -> list[str]:
     """An untouched_since job for each tenant with a retention period, unless one is open."""
 
     created = []
-    for setting in session.scalars(select(RetentionSetting)):
+    for setting in repo.retention_settings(session):
         tenant = session.get(Tenant, setting.tenant_id)
         if tenant is None or tenant.status != "active":
             continue
-        open_job = session.scalar(
-            select(ErasureJob.id).where(
-                ErasureJob.tenant_id == setting.tenant_id,
-                ErasureJob.status.in_(("queued", "running")),
-            )
-        )
+        open_job = repo.job_in(session, setting.tenant_id, ("queued", "running"))
         if open_job is not None:
             continue
         since = datetime.now(UTC) - timedelta(days=setting.days)

@@ -8,12 +8,12 @@ commit (`app.jobs.relay`). If the broker is down, the request still succeeds; th
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, inspect
+from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
+from app.jobs import repository as repo
 from app.jobs.models import OutboxJob
 from app.observability.context import current_request_id
 
@@ -29,16 +29,8 @@ class JobQueue:
         """Queue `task_name(*args)`, to run no sooner than `delay_seconds` after the commit."""
         # The request (or task) that caused this job, so its log lines carry the same id.
         request_id = current_request_id()
-        job = OutboxJob(
-            id=uuid.uuid4(),
-            task=task_name,
-            args=list(args),
-            headers={"request_id": request_id} if request_id else None,
-        )
-        if delay_seconds > 0:
-            # The database's clock, as the relay compares due_at with it.
-            job.due_at = func.now() + timedelta(seconds=delay_seconds)
-        self.session.add(job)
+        headers = {"request_id": request_id} if request_id else None
+        job = repo.add_job(self.session, task_name, list(args), headers, delay_seconds)
         self._jobs.append(job)
 
     @property

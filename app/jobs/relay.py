@@ -19,9 +19,10 @@ import threading
 import uuid
 from collections.abc import Sequence
 
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from app.jobs import repository as repo
 from app.jobs.celery_app import celery_app
 from app.jobs.models import OutboxJob
 
@@ -44,20 +45,9 @@ def send(engine: Engine, ids: Sequence[uuid.UUID] | None = None) -> int:
     if ids is not None and not ids:
         return 0
     with Session(engine) as session, session.begin():
-        query = (
-            select(OutboxJob)
-            .where(OutboxJob.due_at <= func.now())
-            # Jobs that failed least first: one job the broker keeps refusing (too large, say)
-            # goes to the back instead of holding up every job after it.
-            .order_by(OutboxJob.attempts, OutboxJob.due_at)
-            .limit(BATCH)
-            .with_for_update(skip_locked=True)
-        )
-        if ids is not None:
-            query = query.where(OutboxJob.id.in_(ids))
         sent: list[uuid.UUID] = []
         failure: str | None = None
-        for job in session.scalars(query):
+        for job in repo.lock_due(session, ids, BATCH):
             try:
                 _publish(job)
             except Exception as exc:  # any broker failure: the row stays for the next sweep
@@ -67,7 +57,7 @@ def send(engine: Engine, ids: Sequence[uuid.UUID] | None = None) -> int:
                 break
             sent.append(job.id)
         if sent:
-            session.execute(delete(OutboxJob).where(OutboxJob.id.in_(sent)))
+            repo.delete_jobs(session, sent)
     if failure is not None:
         raise BrokerUnavailable(f"{len(sent)} jobs sent, then: {failure}")
     return len(sent)

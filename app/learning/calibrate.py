@@ -3,12 +3,59 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
+
+from sqlalchemy.orm import Session
 
 from app.engines.base import Engine
 from app.learning import gate
 from app.learning.lasting import LastingProbe
-from app.learning.service import sentence_probabilities
+from app.learning.service import sentence_probabilities, set_threshold, wording
+from app.ledger.service import bill_action
+from app.tenants.service import CurrentTenant
+
+
+@dataclass(frozen=True)
+class GateCalibration:
+    result: gate.Calibration
+    previous_threshold: float
+    probabilities: list[float]
+
+
+def run_calibration(
+    session: Session,
+    tenant: CurrentTenant,
+    engine: Engine,
+    probe: LastingProbe | None,
+    examples: Sequence[tuple[Any, bool]],
+    *,
+    held_out_share: float,
+    seed: int,
+    apply: bool,
+    price: Decimal,
+) -> GateCalibration:
+    """Calibrate the gate on labelled (request, remember) examples, charged per example with
+    its audit row before any engine work; with `apply`, the chosen threshold becomes the
+    tenant's."""
+    tenant.ensure_active("the gate")
+    question, current = wording(session, tenant.id)
+    bill_action(
+        session,
+        tenant,
+        "gate.calibrate",
+        units=len(examples),
+        cost=price * len(examples),
+        counts={"examples": len(examples), "applied": int(apply)},
+    )
+    probabilities = example_probabilities(
+        engine, probe, question, [request for request, _ in examples]
+    )
+    result = calibrate(probabilities, [remember for _, remember in examples], held_out_share, seed)
+    if apply:
+        set_threshold(session, tenant.id, result.threshold)
+    return GateCalibration(result, current, probabilities)
 
 
 def example_probabilities(

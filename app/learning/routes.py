@@ -9,9 +9,8 @@ from fastapi import APIRouter, Path
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.engines.registry import default_engine
 from app.learning import gate
-from app.learning.calibrate import calibrate, example_probabilities
+from app.learning.calibrate import run_calibration
 from app.learning.lasting import current_probe
-from app.learning.models import GateSetting
 from app.learning.schemas import (
     GATE_CHANGE,
     CalibrateIn,
@@ -20,8 +19,7 @@ from app.learning.schemas import (
     GateOut,
     LearningOut,
 )
-from app.learning.service import learning_status, wording
-from app.ledger.service import charge
+from app.learning.service import learning_status, set_gate, wording
 from app.settings import get_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute, tags=["learning"])
@@ -81,20 +79,14 @@ def get_gate(tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
 )
 def put_gate(body: GateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """Change the gate's wording (what is worth remembering in your domain) or threshold."""
-    tenant.ensure_active("the gate")
-    row = uow.session.get(GateSetting, tenant.id) or GateSetting(tenant_id=tenant.id)
-    for field, column in (
-        ("instructions", "instructions"),
-        ("true", "true_criterion"),
-        ("false", "false_criterion"),
-        ("threshold", "threshold"),
-    ):
-        value = getattr(body, field)
-        if value is not None:
-            setattr(row, column, value)
-    uow.session.add(row)
-    uow.session.flush()
-    question, threshold = wording(uow.session, tenant.id)
+    question, threshold = set_gate(
+        uow.session,
+        tenant,
+        instructions=body.instructions,
+        true=body.true,
+        false=body.false,
+        threshold=body.threshold,
+    )
     return _gate_out(question, threshold)
 
 
@@ -102,28 +94,21 @@ def put_gate(body: GateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
 def calibrate_gate(body: CalibrateIn, tenant: TenantDep, uow: UowDep) -> dict[str, Any]:
     """Pick the threshold that best separates labelled examples on one part, and report
     precision and recall on the held-out rest; `apply: true` sets it for the tenant."""
-    tenant.ensure_active("the gate")
-    question, current = wording(uow.session, tenant.id)
-    charge(
+    calibration = run_calibration(
         uow.session,
         tenant,
-        route="gate.calibrate",
-        units=len(body.examples),
-        cost=get_settings().price_decision * len(body.examples),
+        default_engine(),
+        current_probe(),
+        [(example.request, example.remember) for example in body.examples],
+        held_out_share=body.held_out_share,
+        seed=body.seed,
+        apply=body.apply,
+        price=get_settings().price_decision,
     )
-    probabilities = example_probabilities(
-        default_engine(), current_probe(), question, [example.request for example in body.examples]
-    )
-    result = calibrate(
-        probabilities, [e.remember for e in body.examples], body.held_out_share, body.seed
-    )
-    if body.apply:
-        row = uow.session.get(GateSetting, tenant.id) or GateSetting(tenant_id=tenant.id)
-        row.threshold = result.threshold
-        uow.session.add(row)
+    result, probabilities = calibration.result, calibration.probabilities
     return {
         "threshold": result.threshold,
-        "previous_threshold": current,
+        "previous_threshold": calibration.previous_threshold,
         "applied": body.apply,
         "fit_examples": result.fit_size,
         "held_out_examples": result.held_out_size,

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.audit.service import record
@@ -22,10 +21,10 @@ from app.errors import NotFound
 from app.jobs.names import LEARN
 from app.jobs.outbox import JobQueue
 from app.learning import gate
+from app.learning import repository as repo
 from app.learning.lasting import LastingProbe
-from app.learning.models import GateSetting, LearningRequest
+from app.learning.models import LearningRequest
 from app.memory import repository as memory_repo
-from app.models import Line, Subject
 from app.tenants.service import CurrentTenant
 
 
@@ -46,7 +45,7 @@ def queue_learning(
 
 
 def wording(session: Session, tenant_id: uuid.UUID) -> tuple[gate.GateWording, float]:
-    row = session.get(GateSetting, tenant_id)
+    row = repo.gate_setting(session, tenant_id)
     if row is None:
         return gate.GateWording(), gate.DEFAULT_THRESHOLD
     default = gate.GateWording()
@@ -58,6 +57,48 @@ def wording(session: Session, tenant_id: uuid.UUID) -> tuple[gate.GateWording, f
         ),
         row.threshold,
     )
+
+
+def set_gate(
+    session: Session,
+    tenant: CurrentTenant,
+    *,
+    instructions: str | None,
+    true: str | None,
+    false: str | None,
+    threshold: float | None,
+) -> tuple[gate.GateWording, float]:
+    """Change the gate's wording or threshold (what is None stays), with its audit row like
+    every settings write (which fields changed, never their text); returns the gate as now."""
+    tenant.ensure_active("the gate")
+    row = repo.gate_setting_for_write(session, tenant.id)
+    changes: dict[str, Any] = {
+        "instructions": instructions,
+        "true_criterion": true,
+        "false_criterion": false,
+        "threshold": threshold,
+    }
+    for column, value in changes.items():
+        if value is not None:
+            setattr(row, column, value)
+    session.flush()
+    record(
+        session,
+        tenant,
+        "gate.settings",
+        counts={
+            "instructions": int(instructions is not None),
+            "true": int(true is not None),
+            "false": int(false is not None),
+            "threshold": int(threshold is not None),
+        },
+    )
+    return wording(session, tenant.id)
+
+
+def set_threshold(session: Session, tenant_id: uuid.UUID, threshold: float) -> None:
+    """The threshold a calibration chose (its audit row is the calibration's)."""
+    repo.gate_setting_for_write(session, tenant_id).threshold = threshold
 
 
 def sentence_probabilities(
@@ -87,14 +128,10 @@ class Learner:
 
     def run(self, request_id: str) -> dict[str, Any] | None:
         """Decide one learning request; safe to run twice (a finished request is left alone)."""
-        request = self.session.scalars(
-            select(LearningRequest).where(LearningRequest.id == request_id).with_for_update()
-        ).first()
+        request = repo.lock_request(self.session, request_id)
         if request is None or request.status != "queued":
             return None
-        subject = self.session.scalars(
-            select(Subject).where(Subject.id == request.subject_id).with_for_update()
-        ).first()
+        subject = memory_repo.lock_subject_by_id(self.session, request.subject_id)
         if subject is None:
             return None  # the subject was deleted meanwhile (and the request with it)
         question, threshold = wording(self.session, request.tenant_id)
@@ -144,30 +181,22 @@ class Learner:
     def _supersede(self, subject_pk: int, learned: list[str]) -> list[str]:
         """Retire each older learned line that a new one replaces (the second gate question,
         asked only of older lines sharing words with the new one)."""
-        older = self.session.execute(
-            select(Line.id, Line.text).where(
-                Line.subject_id == subject_pk,
-                Line.learned_request_id.is_not(None),
-                Line.retired_at.is_(None),
-            )
-        ).all()
-        pairs = [(new, row) for new in learned for row in older if gate.may_replace(new, row.text)]
+        older = memory_repo.learned_lines(self.session, subject_pk)
+        pairs = [(new, row) for new in learned for row in older if gate.may_replace(new, row[1])]
         if not pairs:
             return []
         parsed = parse_request(
             {"model": "gate", "state": "", "questions": {"replace": gate.SUPERSEDE_QUESTION}}
         )
-        states = [gate.supersede_state(new, row.text) for new, row in pairs]
+        states = [gate.supersede_state(new, row[1]) for new, row in pairs]
         answers = ask_distinct(self.engine, self.engine.models()[0], states, parsed.questions)
         replaced = {
-            row.id: row.text
+            row[0]: row[1]
             for (_, row), answer in zip(pairs, answers, strict=True)
             if gate.passes(float(answer["replace"].noul), gate.DEFAULT_THRESHOLD)  # type: ignore[union-attr]
         }
         if replaced:
-            self.session.execute(
-                update(Line).where(Line.id.in_(replaced)).values(retired_at=datetime.now(UTC))
-            )
+            memory_repo.retire_lines(self.session, list(replaced), datetime.now(UTC))
         return list(replaced.values())
 
 
@@ -185,9 +214,7 @@ def learning_status(session: Session, tenant: CurrentTenant, request_id: str) ->
 
 def fail_request(session: Session, request_id: str, reason: str) -> None:
     """End a queued learning request failed (its task gave up): polling it then stops."""
-    request = session.scalars(
-        select(LearningRequest).where(LearningRequest.id == request_id).with_for_update()
-    ).first()
+    request = repo.lock_request(session, request_id)
     if request is not None and request.status == "queued":
         request.status, request.outcome = "failed", {"error": reason}
         request.finished_at = datetime.now(UTC)

@@ -1,16 +1,18 @@
-"""SQL of the ledger: a tenant's lines, and its lines grouped by thread."""
+"""SQL of the ledger: a tenant's lines, its lines grouped by thread, and the one place that
+writes lines and takes credit (`app.ledger.service` decides what to charge)."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
 
-from app.models import LedgerLine
+from app.models import LedgerLine, Tenant
 from app.pagination import paginate
 
 
@@ -78,3 +80,95 @@ def routes_of(
     for thread, route, count in rows:
         out.setdefault(str(thread), {})[route] = count
     return out
+
+
+# The one writer of ledger lines and of the credit they take: `app.ledger.service` decides what
+# to charge; these write it.
+
+
+def credit(session: Session, tenant_id: uuid.UUID, *, lock: bool = False) -> Decimal | None:
+    """The tenant's balance (None when there is no such tenant); with `lock`, the tenant's row
+    stays locked until the transaction ends, so nothing else spends the credit meanwhile."""
+    statement = select(Tenant.credit).where(Tenant.id == tenant_id)
+    if lock:
+        statement = statement.with_for_update()
+    return session.scalar(statement)
+
+
+def take_credit(session: Session, tenant_id: uuid.UUID, amount: Decimal) -> None:
+    """Take `amount` from a balance the caller has locked and checked covers it."""
+    session.execute(
+        update(Tenant).where(Tenant.id == tenant_id).values(credit=Tenant.credit - amount)
+    )
+
+
+def take_credit_if_covered(session: Session, tenant_id: uuid.UUID, amount: Decimal) -> bool:
+    """Take `amount` only if the balance covers it, in one conditional UPDATE (no lock held
+    beforehand); False when it no longer does and nothing was taken."""
+    taken = session.execute(
+        update(Tenant)
+        .where(Tenant.id == tenant_id, Tenant.credit >= amount)
+        .values(credit=Tenant.credit - amount)
+        .returning(Tenant.credit)
+    ).first()
+    return taken is not None
+
+
+def add_line(
+    session: Session,
+    tenant_id: uuid.UUID,
+    *,
+    route: str,
+    cost: Decimal,
+    billed: bool,
+    units: int = 1,
+    subject: str | None = None,
+    thread: str | None = None,
+) -> LedgerLine:
+    """One line, written with the unit of work (the caller keeps it to settle or drop it)."""
+    line = LedgerLine(
+        tenant_id=tenant_id,
+        route=route,
+        subject=subject,
+        thread=thread,
+        units=units,
+        cost=cost,
+        billed=billed,
+    )
+    session.add(line)
+    return line
+
+
+def drop_line(session: Session, line: LedgerLine) -> None:
+    """Take out a line written in this transaction whose charge was not taken."""
+    session.delete(line)
+
+
+@dataclass(frozen=True)
+class ChargeLine:
+    """A line to charge in a group (`app.ledger.service.charge_many`)."""
+
+    route: str
+    cost: Decimal
+    subject: str | None = None
+    units: int = 1
+
+
+def insert_lines(session: Session, tenant_id: uuid.UUID, charged: Sequence[ChargeLine]) -> None:
+    """Many billed lines in one INSERT (the ORM would add them one by one)."""
+    if not charged:
+        return
+    session.execute(
+        insert(LedgerLine),
+        [
+            {
+                "tenant_id": tenant_id,
+                "route": line.route,
+                "subject": line.subject,
+                "units": line.units,
+                "cost": line.cost,
+                "billed": True,
+            }
+            for line in charged
+        ],
+    )

@@ -13,6 +13,12 @@ Routes that must work when a tenant cannot pay (reads, forget, deletes) are char
 A chat completion under a `thread` always has one line, which carries the thread id: its
 retrieval charge when it searched, otherwise a free line (`free_call`), so the Activity view
 lists every call of a conversation. The thread is an id; no message text is ever on a line.
+
+A batch chunk's decisions are charged together at the chunk's end (`charge_many`), under the
+tenant row's lock: as many as the balance covers, in item order. Its chat completions are
+charged as the route charges them, and settled in turn (`charge_mark`, `settle_in_turn`).
+Every ledger line and every credit taken is written by `app.ledger.repository`, and a priced
+action that ends with its ledger line and audit row writes both with `bill_action`.
 """
 
 from __future__ import annotations
@@ -23,11 +29,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import event, inspect, select, update
+from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
+from app.audit.service import record
 from app.errors import InsufficientCredit
-from app.models import LedgerLine, Tenant
+from app.ledger import repository as repo
+from app.ledger.repository import ChargeLine
+from app.models import LedgerLine
 from app.tenants.service import CurrentTenant
 
 _PENDING = "dossier_pending_charges"
@@ -61,13 +70,14 @@ def charge(
     if required and tenant.suspended:
         raise tenant.refusal()
     pending = _pending(session)
-    balance = session.scalar(select(Tenant.credit).where(Tenant.id == tenant.id))
+    balance = repo.credit(session, tenant.id)
     promised = sum((c.cost for c in pending if c.tenant_id == tenant.id), Decimal(0))
     covered = balance is not None and balance - promised >= cost
     if not covered and required:
         raise InsufficientCredit("not enough credit for this request; reads and deletes still work")
-    line = LedgerLine(
-        tenant_id=tenant.id,
+    line = repo.add_line(
+        session,
+        tenant.id,
         route=route,
         subject=subject,
         thread=thread,
@@ -75,7 +85,6 @@ def charge(
         cost=cost if covered else Decimal(0),
         billed=covered,
     )
-    session.add(line)
     if covered:
         pending.append(_PendingCharge(tenant.id, cost, line, required))
     return line
@@ -84,16 +93,9 @@ def charge(
 def free_call(session: Session, tenant: CurrentTenant, *, route: str, thread: str) -> LedgerLine:
     """A call that costs nothing, written so its thread can find it: cost 0, unbilled, and
     allowed whatever the tenant's credit or status (a thread "costs nothing")."""
-    line = LedgerLine(
-        tenant_id=tenant.id,
-        route=route,
-        thread=thread,
-        units=1,
-        cost=Decimal(0),
-        billed=False,
+    return repo.add_line(
+        session, tenant.id, route=route, thread=thread, units=1, cost=Decimal(0), billed=False
     )
-    session.add(line)
-    return line
 
 
 def charge_mark(session: Session) -> int:
@@ -112,7 +114,7 @@ def settle_in_turn(session: Session, tenant_id: uuid.UUID, marks: Sequence[int])
     it does not cover end 402 on their own, rather than failing the whole chunk at commit.
     """
     pending = _pending(session)
-    balance = session.scalar(select(Tenant.credit).where(Tenant.id == tenant_id).with_for_update())
+    balance = repo.credit(session, tenant_id, lock=True)
     bounds = [*marks, len(pending)]
     before = pending[: bounds[0]] if bounds else []
     left = (balance or Decimal(0)) - sum(
@@ -128,9 +130,62 @@ def settle_in_turn(session: Session, tenant_id: uuid.UUID, marks: Sequence[int])
             continue
         uncovered.append(position)
         for c in charges:
-            session.delete(c.line)
+            repo.drop_line(session, c.line)
     session.flush()  # deleted lines are no longer "written": the commit's settlement skips them
     return uncovered
+
+
+def charge_many(session: Session, tenant_id: uuid.UUID, lines: Sequence[ChargeLine]) -> int:
+    """Charge `lines` in order, at once, while the balance covers them: returns how many were
+    charged (the first ones; the rest are not written and cost nothing).
+
+    For a batch chunk's decisions, decided first and charged here in one step at the end: the
+    tenant's row is locked (FOR UPDATE, after the chunk's items, like every chunk locks them)
+    from this read to the commit, so the balance read is the balance taken from, and two
+    chunks of one tenant never spend the same credit. The lines are billed at once, not at
+    commit (`settle_charges` does not see them): the caller commits them with its results.
+    """
+    balance = repo.credit(session, tenant_id, lock=True)
+    left = balance if balance is not None else Decimal(0)
+    charged = 0
+    for line in lines:
+        if line.cost > left:
+            break
+        left -= line.cost
+        charged += 1
+    if charged:
+        paid = lines[:charged]
+        repo.take_credit(session, tenant_id, sum((line.cost for line in paid), Decimal(0)))
+        repo.insert_lines(session, tenant_id, paid)
+    return charged
+
+
+def bill_action(
+    session: Session,
+    tenant: CurrentTenant,
+    action: str,
+    *,
+    cost: Decimal,
+    units: int = 1,
+    subject: str | None = None,
+    required: bool = True,
+    ids: list[Any] | None = None,
+    counts: dict[str, int] | None = None,
+) -> LedgerLine:
+    """The end of a priced action: its ledger line (route = `action`) and its audit row (the
+    same action), written together so no charged action goes unaudited. The charge comes
+    first: a required one the tenant cannot pay raises before the audit row is written."""
+    line = charge(
+        session, tenant, route=action, cost=cost, units=units, subject=subject, required=required
+    )
+    record(session, tenant, action, subject=subject, ids=ids, counts=counts)
+    return line
+
+
+def balance(session: Session, tenant_id: uuid.UUID) -> Decimal | None:
+    """The tenant's credit as it stands, read without a lock (for an early check; the charge
+    itself is taken at commit or under the lock)."""
+    return repo.credit(session, tenant_id)
 
 
 def ensure_can_pay(tenant: CurrentTenant) -> None:
@@ -158,13 +213,7 @@ def settle_charges(session: Session) -> None:
     for tenant_id in dict.fromkeys(c.tenant_id for c in charges):
         mine = [c for c in charges if c.tenant_id == tenant_id]
         total = sum((c.cost for c in mine), Decimal(0))
-        taken = session.execute(
-            update(Tenant)
-            .where(Tenant.id == tenant_id, Tenant.credit >= total)
-            .values(credit=Tenant.credit - total)
-            .returning(Tenant.credit)
-        ).first()
-        if taken is not None:
+        if repo.take_credit_if_covered(session, tenant_id, total):
             continue
         if any(c.required for c in mine):
             raise InsufficientCredit(

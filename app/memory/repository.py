@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, ScalarSelect, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.embeddings.storage import StoredVectors
 from app.models import Alias, Line, Rule, Subject
@@ -238,3 +238,63 @@ def delete_lines(session: Session, subject: Subject, line_ids: Sequence[int]) ->
     removed = int(result.rowcount)  # type: ignore[attr-defined]
     subject.line_count = subject.line_count - removed
     return removed
+
+
+def lock_subject_by_id(session: Session, subject_id: int) -> Subject | None:
+    """The subject row by its key, locked for this transaction (None once it was deleted)."""
+    return session.scalars(
+        select(Subject).where(Subject.id == subject_id).with_for_update()
+    ).first()
+
+
+def learned_lines(session: Session, subject_id: int) -> list[tuple[int, str]]:
+    """The subject's learned lines still recalled, as (id, text)."""
+    rows = session.execute(
+        select(Line.id, Line.text).where(
+            Line.subject_id == subject_id,
+            Line.learned_request_id.is_not(None),
+            Line.retired_at.is_(None),
+        )
+    ).all()
+    return [(row.id, row.text) for row in rows]
+
+
+def retire_lines(session: Session, line_ids: Sequence[int], at: datetime) -> None:
+    """Retire lines: kept and listed, never recalled again."""
+    session.execute(update(Line).where(Line.id.in_(line_ids)).values(retired_at=at))
+
+
+def _count(
+    subject_id: InstrumentedAttribute[int], *where: ColumnElement[bool]
+) -> ScalarSelect[int]:
+    """How many rows of `subject_id`'s table belong to the subject of the outer row."""
+    return (
+        select(func.count())
+        .select_from(subject_id.class_)
+        .where(subject_id == Subject.id, *where)
+        .correlate(Subject)
+        .scalar_subquery()
+    )
+
+
+def subject_summaries(
+    session: Session, tenant_id: uuid.UUID, *, after: str | None, limit: int
+) -> list[tuple[str, int, int, int, int, datetime, datetime | None]]:
+    """The tenant's subjects by name after `after`, one more than `limit`: (name, lines, retired
+    lines, rules, aliases, created_at, touched_at)."""
+    statement = select(
+        Subject.name,
+        _count(Line.subject_id, Line.retired_at.is_(None)),
+        _count(Line.subject_id, Line.retired_at.is_not(None)),
+        _count(Rule.subject_id),
+        _count(Alias.subject_id),
+        Subject.created_at,
+        Subject.touched_at,
+    ).where(Subject.tenant_id == tenant_id)
+    if after is not None:
+        statement = statement.where(Subject.name > after)
+    rows = session.execute(statement.order_by(Subject.name).limit(limit + 1)).all()
+    return [
+        (name, lines, retired, rules, aliases, created_at, touched_at)
+        for name, lines, retired, rules, aliases, created_at, touched_at in rows
+    ]

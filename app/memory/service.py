@@ -24,7 +24,7 @@ from app.embeddings.vectors import LineVectors
 from app.errors import Conflict, Invalid, NotFound
 from app.idempotency import repository as idempotent_answers
 from app.jobs.outbox import JobQueue
-from app.ledger.service import charge, ensure_can_pay
+from app.ledger.service import bill_action, charge, ensure_can_pay
 from app.memory import repository as repo
 from app.memory.schemas import (
     AliasesIn,
@@ -230,15 +230,15 @@ class MemoryService:
         counts["batch_items"] = batch_items.delete_subject_items(self.session, tenant.id, name)
         idempotent_answers.forget_subjects(self.session, tenant.id, [name])
         self.cache.drop_version(str(tenant.id), subject.id, subject.version)
-        ledger = charge(
+        ledger = bill_action(
             self.session,
             tenant,
-            route="memory.delete",
+            "memory.delete",
             cost=self.settings.price_delete,
             subject=name,
             required=False,
+            counts=counts,
         )
-        record(self.session, tenant, "memory.delete", subject=name, counts=counts)
         return DeletedOut(subject=name, deleted=counts, usage=usage_of(ledger))
 
     # Reading

@@ -12,12 +12,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import ColumnElement, ScalarSelect, func, select
-from sqlalchemy.orm import InstrumentedAttribute
 
 from app.deps import TenantDep, UnitOfWorkRoute, UowDep
 from app.errors import Invalid
-from app.models import Alias, Line, Rule, Subject
+from app.memory import repository as repo
 from app.pagination import CursorQuery
 
 router = APIRouter(route_class=UnitOfWorkRoute, prefix="/v1/memory", tags=["memory"])
@@ -62,19 +60,6 @@ class SubjectsPage(BaseModel):
     next_cursor: str | None
 
 
-def _count(
-    subject_id: InstrumentedAttribute[int], *where: ColumnElement[bool]
-) -> ScalarSelect[int]:
-    """How many rows of `subject_id`'s table belong to the subject of the outer row."""
-    return (
-        select(func.count())
-        .select_from(subject_id.class_)
-        .where(subject_id == Subject.id, *where)
-        .correlate(Subject)
-        .scalar_subquery()
-    )
-
-
 @router.get("/subjects", response_model=SubjectsPage)
 def list_subjects(
     tenant: TenantDep,
@@ -83,21 +68,11 @@ def list_subjects(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> SubjectsPage:
     """The tenant's subjects by name, with line, rule and alias counts; `next_cursor` pages on."""
-    statement = select(
-        Subject.name,
-        _count(Line.subject_id, Line.retired_at.is_(None)),
-        _count(Line.subject_id, Line.retired_at.is_not(None)),
-        _count(Rule.subject_id),
-        _count(Alias.subject_id),
-        Subject.created_at,
-        Subject.touched_at,
-    ).where(Subject.tenant_id == tenant.id)
     if cursor is not None:
         # The cursor is the last name of the previous page: names are unique per tenant.
         if not _SUBJECT.match(cursor):
             raise Invalid("cursor is not one this API gave out", field="cursor")
-        statement = statement.where(Subject.name > cursor)
-    rows = uow.session.execute(statement.order_by(Subject.name).limit(limit + 1)).all()
+    rows = repo.subject_summaries(uow.session, tenant.id, after=cursor, limit=limit)
     data = [
         SubjectSummary(
             subject=name,

@@ -28,12 +28,13 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
-from sqlalchemy import text
 
+from app.batches import repository as batches_repo
 from app.cache import get_redis
-from app.db import get_engine
+from app.db import get_engine, local_statement_timeout
 from app.embeddings import current_embedder
-from app.embeddings.refresh import waiting
+from app.embeddings.repository import waiting
+from app.jobs import repository as jobs_repo
 from app.queues import QUEUES
 
 log = logging.getLogger(__name__)
@@ -181,13 +182,10 @@ class DeploymentCollector(Collector):
     def _database_counts(self) -> tuple[dict[str, int], int]:
         counts = dict.fromkeys(BATCH_ITEM_STATUSES, 0)
         with self.engine().connect() as connection:
-            connection.execute(text(f"SET LOCAL statement_timeout = {_COUNT_TIMEOUT_MS}"))
-            rows = connection.execute(
-                text("SELECT status, count(*) FROM batch_items GROUP BY status")
-            )
-            counts.update({str(status): int(count) for status, count in rows})
-            outbox = connection.execute(text("SELECT count(*) FROM outbox_jobs")).scalar_one()
-        return counts, int(outbox)
+            local_statement_timeout(connection, _COUNT_TIMEOUT_MS)
+            counts.update(batches_repo.count_by_status(connection))
+            outbox = jobs_repo.count_jobs(connection)
+        return counts, outbox
 
     def _vectors_waiting(self) -> dict[str, int]:
         """Apart from the other counts: it reads whole tables, and a timeout here must not
@@ -196,7 +194,7 @@ class DeploymentCollector(Collector):
         if embedder is None:
             return {}
         with self.engine().connect() as connection:
-            connection.execute(text(f"SET LOCAL statement_timeout = {_COUNT_TIMEOUT_MS}"))
+            local_statement_timeout(connection, _COUNT_TIMEOUT_MS)
             return waiting(connection, embedder.name)
 
 

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.engines.registry import SecondTier
 from app.errors import Conflict
-from app.models import Tenant
+from app.quality import repository as repo
 from app.quality.tiers import QualityLevel, QualitySetting
 
 
 def tenant_quality(session: Session, tenant_id: uuid.UUID) -> QualitySetting:
-    row = session.execute(
-        select(Tenant.quality, Tenant.temperature).where(Tenant.id == tenant_id)
-    ).first()
+    row = repo.quality_row(session, tenant_id)
     if row is None:
         return QualitySetting()
     level: QualityLevel = row.quality if row.quality in ("balanced", "best") else "fast"
@@ -38,9 +35,5 @@ def set_quality(
             field="quality",
             code="no_second_tier",
         )
-    session.execute(
-        update(Tenant)
-        .where(Tenant.id == tenant_id)
-        .values(quality=setting.level, temperature=setting.temperature)
-    )
+    repo.set_quality(session, tenant_id, setting.level, setting.temperature)
     return setting

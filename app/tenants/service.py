@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.account.repository import deletion_pending
 from app.errors import Conflict, Forbidden, NotFound, Unauthorized
 from app.models import ApiKey, Tenant
+from app.tenants import repository as repo
 
 KEY_PREFIX = "dsk_"
 
@@ -86,12 +86,7 @@ def issue_key(session: Session, tenant_id: uuid.UUID) -> IssuedKey:
 
 
 def revoke_key(session: Session, tenant_id: uuid.UUID, key_id: uuid.UUID) -> None:
-    result = session.execute(
-        update(ApiKey)
-        .where(ApiKey.id == key_id, ApiKey.tenant_id == tenant_id, ApiKey.revoked_at.is_(None))
-        .values(revoked_at=datetime.now(UTC))
-    )
-    if result.rowcount == 0:  # type: ignore[attr-defined]
+    if not repo.revoke_key(session, tenant_id, key_id, datetime.now(UTC)):
         raise NotFound("no active key with this id for this tenant", field="key_id")
 
 
@@ -132,11 +127,7 @@ def _not_erased(tenant: Tenant) -> Tenant:
 
 
 def authenticate(session: Session, api_key: str) -> CurrentTenant:
-    row = session.execute(
-        select(Tenant.id, Tenant.status, ApiKey.revoked_at)
-        .join(ApiKey, ApiKey.tenant_id == Tenant.id)
-        .where(ApiKey.key_hash == hash_key(api_key))
-    ).first()
+    row = repo.key_owner(session, hash_key(api_key))
     if row is not None and row.status == "erasing":
         raise Forbidden("this tenant is being erased", code="tenant_erased")
     # Once erased, its keys are keys of nothing: the same answer as a key never issued.

@@ -141,6 +141,25 @@ def test_calibration_on_a_labelled_file_with_a_held_out_part(client, tenant):
         client.get("/v1/settings/gate", headers=tenant.headers).json()["threshold"]
         == body["threshold"]
     )
+    events = client.get("/v1/audit", params={"action": "gate."}, headers=tenant.headers)
+    assert [(e["action"], e["counts"]) for e in events.json()["data"]] == [
+        ("gate.calibrate", {"examples": len(examples), "applied": 1})
+    ]
+
+
+def test_a_gate_change_is_audited_without_its_text(client, tenant):
+    wording = "Does it state the customer's edition?"
+    response = client.put(
+        "/v1/settings/gate",
+        json={"instructions": wording, "threshold": 0.7},
+        headers=tenant.headers,
+    )
+    assert response.status_code == 200, response.text
+    events = client.get("/v1/audit", params={"action": "gate."}, headers=tenant.headers).json()
+    assert [(e["action"], e["counts"]) for e in events["data"]] == [
+        ("gate.settings", {"instructions": 1, "true": 0, "false": 0, "threshold": 1})
+    ]
+    assert wording not in str(events)
 
 
 def test_calibration_on_the_held_out_set_reaches_the_targets(client, tenant):
