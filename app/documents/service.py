@@ -39,7 +39,7 @@ from app.jobs.names import INGEST_DOCUMENT
 from app.jobs.outbox import JobQueue
 from app.knowledge import repository as knowledge
 from app.knowledge.indexes import KnowledgeIndexes, drop_collection_caches
-from app.ledger.service import charge, ensure_can_pay
+from app.ledger.service import bill_action, charge, ensure_can_pay
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
 
@@ -109,17 +109,12 @@ class CollectionService:
         documents = repo.count_documents(self.session, collection.id)
         repo.delete_collection(self.session, collection)
         drop_collection_caches(self.indexes, str(tenant.id), collection.id)
-        charge(
-            self.session,
-            tenant,
-            route="knowledge.collection.delete",
-            cost=self.settings.price_delete,
-            required=False,
-        )
-        record(
+        bill_action(
             self.session,
             tenant,
             "knowledge.collection.delete",
+            cost=self.settings.price_delete,
+            required=False,
             ids=[collection.id],
             counts={"documents": documents},
         )
@@ -242,14 +237,14 @@ class DocumentService:
         if was_ready:
             repo.bump(collection)
             drop_collection_caches(self.indexes, str(tenant.id), collection.id)
-        charge(
+        bill_action(
             self.session,
             tenant,
-            route="knowledge.document.delete",
+            "knowledge.document.delete",
             cost=self.settings.price_delete,
             required=False,
+            ids=[document_id],
         )
-        record(self.session, tenant, "knowledge.document.delete", ids=[document_id])
         return DocumentDeleted(id=document_id, deleted=True)
 
     def _document(
@@ -387,11 +382,14 @@ def meter_storage(session: Session, settings: Settings, now: datetime | None = N
             Decimal("0.000001")
         )
         tenant = knowledge.tenant_of(session, tenant_id)
-        charge(
-            session, tenant, route="knowledge.storage", cost=cost, units=billable, required=False
-        )
-        record(
-            session, tenant, "knowledge.storage", counts={"tokens": tokens, "billable": billable}
+        bill_action(
+            session,
+            tenant,
+            "knowledge.storage",
+            cost=cost,
+            units=billable,
+            required=False,
+            counts={"tokens": tokens, "billable": billable},
         )
         charged += 1
     return charged

@@ -48,7 +48,7 @@ from app.jobs.outbox import JobQueue
 from app.knowledge.indexes import KnowledgeIndexes, drop_or_refuse, user_prefix
 from app.knowledge.repository import is_enabled, tenant_of
 from app.knowledge.switch import require_enabled
-from app.ledger.service import charge, ensure_can_pay
+from app.ledger.service import bill_action, charge, ensure_can_pay
 from app.memory.service import usage_of
 from app.observability.metrics import count_failed_turns
 from app.settings import Settings
@@ -461,17 +461,12 @@ class FactService:
         repo.delete_fact(self.session, fact.id)
         repo.bump(user)
         drop_or_refuse(self.indexes, user_prefix(str(tenant.id), user.id))
-        ledger = charge(
-            self.session,
-            tenant,
-            route="knowledge.fact.delete",
-            cost=self.settings.price_delete,
-            required=False,
-        )
-        record(
+        ledger = bill_action(
             self.session,
             tenant,
             "knowledge.fact.delete",
+            cost=self.settings.price_delete,
+            required=False,
             ids=[user.id, fact_id],
             counts={"facts": 1},
         )

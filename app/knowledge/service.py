@@ -29,7 +29,7 @@ from app.knowledge.indexes import KnowledgeIndexes, drop_or_refuse, user_prefix
 from app.knowledge.retrieval import Retrieved, search
 from app.knowledge.schemas import SearchIn, SearchOut, UserErased
 from app.knowledge.switch import is_enabled, utcnow
-from app.ledger.service import charge
+from app.ledger.service import bill_action, charge
 from app.memory.service import usage_of
 from app.settings import Settings
 from app.tenants.service import CurrentTenant
@@ -183,17 +183,12 @@ class EndUserService:
         counts["batch_items"] = batch_items.delete_end_user_items(
             self.session, tenant.id, user_name
         )
-        ledger = charge(
-            self.session,
-            tenant,
-            route="knowledge.user.erase",
-            cost=self.settings.price_delete,
-            required=False,
-        )
-        record(
+        ledger = bill_action(
             self.session,
             tenant,
             "knowledge.user.erase",
+            cost=self.settings.price_delete,
+            required=False,
             ids=[user.id] if user else [],
             counts=counts,
         )
