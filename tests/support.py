@@ -114,10 +114,14 @@ def _redis_client_url(url: str) -> str:
 def _clear_caches() -> None:
     from app.cache import get_redis
     from app.db import _session_factory, get_engine
+    from app.jobs.celery_app import celery_app, celery_config
     from app.settings import get_settings
 
     for cached in (get_settings, get_engine, _session_factory, get_redis):
         cached.cache_clear()
+    # The shared Celery app reads its configuration once, when first used: a test that ran
+    # before these services (reading the registered tasks) would leave it on no broker at all.
+    celery_app.conf.update(celery_config())
 
 
 def admin_headers() -> dict[str, str]:
