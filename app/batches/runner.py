@@ -30,7 +30,8 @@ from app.jobs.names import FINISH_BATCH
 from app.jobs.outbox import JobQueue
 from app.knowledge.indexes import knowledge_indexes
 from app.knowledge.service import RetrievalService
-from app.ledger.service import ChargeLine, charge_many, charge_mark, settle_in_turn
+from app.ledger.repository import ChargeLine
+from app.ledger.service import charge_many, charge_mark, settle_in_turn
 from app.memory import repository as memory_repo
 from app.memory.service import MemoryService
 from app.quality.service import tenant_quality

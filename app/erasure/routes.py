@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
 
+from app.account.schemas import TENANT_ID
 from app.deps import AdminDep, NoQueryString, UnitOfWorkRoute, UowDep
 from app.erasure import service
 from app.erasure.schemas import ErasureCreated, ErasureIn, ErasureOut, RetentionIn, RetentionOut
 from app.tenants.routes import TenantIdPath
-from app.tenants.schemas import TENANT_ID
 
 router = APIRouter(
     route_class=UnitOfWorkRoute, prefix="/v1/admin", tags=["admin"], dependencies=[AdminDep]

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
-from app.tenants.schemas import TENANT_ID
+from app.account.schemas import TENANT_ID
 
 Ids = list[str]
 

@@ -131,7 +131,7 @@ def _absolute(text: str, written: date, tense: Tense) -> date | None:
         parsed = date_parser.parse(cleaned, default=datetime(written.year, 1, 1), dayfirst=True)
     except (ValueError, OverflowError):
         return None
-    day = parsed.date()
+    day: date = parsed.date()
     if has_year:
         return day
     candidates = []
@@ -164,16 +164,22 @@ def _relative(text: str, written: date) -> date:
     return written + timedelta(days=shift)
 
 
+def _shifted(written: date, delta: relativedelta) -> date:
+    """`written` moved by a dateutil delta (dateutil has no type hints: the result is a date)."""
+    moved: date = written + delta
+    return moved
+
+
 def _weekday(which: str | None, name: str, written: date, tense: Tense) -> date:
     weekday = _WEEKDAYS[name.lower()]
     which = (which or "").lower()
     if which == "last" or (which in ("", "on") and tense == "past"):
-        return written + relativedelta(days=-1, weekday=weekday(-1))
+        return _shifted(written, relativedelta(days=-1, weekday=weekday(-1)))
     if which == "this" and tense == "past":
-        return written + relativedelta(weekday=weekday(-1))
+        return _shifted(written, relativedelta(weekday=weekday(-1)))
     if which == "this":
-        return written + relativedelta(weekday=weekday(+1))
-    return written + relativedelta(days=+1, weekday=weekday(+1))
+        return _shifted(written, relativedelta(weekday=weekday(+1)))
+    return _shifted(written, relativedelta(days=+1, weekday=weekday(+1)))
 
 
 def _offset(match: re.Match[str], written: date) -> date:

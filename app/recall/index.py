@@ -12,7 +12,7 @@ import zlib
 from array import array
 from collections.abc import Sequence
 from math import log
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.recall.terms import PAIR_JOINER, words_and_phrases
 
@@ -72,8 +72,8 @@ class RecallIndex:
         self,
         line_count: int,
         terms: list[str],
-        inverted: tuple[array, array, array, array],
-        forward: tuple[array, array],
+        inverted: tuple[array[int], array[int], array[float], array[float]],
+        forward: tuple[array[int], array[int]],
     ) -> None:
         self.line_count = line_count
         self._terms = terms
@@ -100,7 +100,7 @@ class RecallIndex:
         arrays = sum(values.itemsize * len(values) for values in self._arrays())
         return arrays + 100 * len(self._terms)
 
-    def _arrays(self) -> tuple[array, ...]:
+    def _arrays(self) -> tuple[array[Any], ...]:
         return (
             self._offsets,
             self._ids,
@@ -231,12 +231,12 @@ def _idf(line_count: int, doc_freq: int) -> float:
 # --- serialisation -----------------------------------------------------------------------
 
 
-def _is_offsets(offsets: array, total: int) -> bool:
+def _is_offsets(offsets: array[int], total: int) -> bool:
     ascending = all(a <= b for a, b in zip(offsets, offsets[1:], strict=False))
     return ascending and offsets[0] == 0 and offsets[-1] == total
 
 
-def _little_endian(values: array) -> bytes:
+def _little_endian(values: array[Any]) -> bytes:
     if sys.byteorder == "little":
         return values.tobytes()
     swapped = array(values.typecode, values)
@@ -244,7 +244,7 @@ def _little_endian(values: array) -> bytes:
     return swapped.tobytes()
 
 
-def _read_array(typecode: str, count: int, view: memoryview) -> tuple[array, memoryview]:
+def _read_array(typecode: str, count: int, view: memoryview) -> tuple[array[Any], memoryview]:
     values = array(typecode)
     size = values.itemsize * count
     if count < 0 or len(view) < size:

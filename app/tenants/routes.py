@@ -9,13 +9,13 @@ from fastapi import APIRouter, Path
 from sqlalchemy.orm import Session
 
 from app.account import service as account
+from app.account.schemas import TENANT_ID
 from app.deps import AdminDep, UnitOfWorkRoute, UowDep
 from app.models import Tenant
 from app.settings import get_settings
 from app.tenants import service
 from app.tenants.schemas import (
     KEY_ID,
-    TENANT_ID,
     CreditIn,
     KeyCreated,
     StatusIn,
