@@ -11,13 +11,16 @@ not recognise gives nothing (ops/bench/extraction.py measures both).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from typing import TypeVar
 
 from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.durable import DurableReader
 from app.facts.extraction import Extracted, Turn
+
+T = TypeVar("T")
 
 TITLE = r"(?:(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof)\.\s+)?"
 """An abbreviated title or saint before a name: "St. Mary's", "Dr. Patel", "Mt. Vernon"."""
@@ -715,24 +718,20 @@ def _dated_text(text: str, days: list[DayPhrase]) -> str:
 
 def _drop_overlaps(facts: list[_Found]) -> list[_Found]:
     """Two patterns that read the same value into the same slot give one fact."""
-    seen: set[tuple[str, str | None, str]] = set()
-    kept = []
-    for fact in facts:
-        key = (fact.kind, fact.slot, fact.value.casefold())
-        if key in seen:
-            continue
-        seen.add(key)
-        kept.append(fact)
-    return kept
+    return _first_of_each(facts, lambda fact: (fact.kind, fact.slot, fact.value.casefold()))
 
 
 def _dedupe(items: list[Extracted]) -> list[Extracted]:
-    seen: set[tuple[str, str | None, str]] = set()
+    """Two sentences that state the same fact in the same words give one item."""
+    return _first_of_each(items, lambda item: (item.kind, item.slot, item.text.casefold()))
+
+
+def _first_of_each(items: list[T], key: Callable[[T], Hashable]) -> list[T]:
+    """The first item of each key, in order."""
+    seen: set[Hashable] = set()
     kept = []
     for item in items:
-        key = (item.kind, item.slot, item.text.casefold())
-        if key in seen:
-            continue
-        seen.add(key)
-        kept.append(item)
+        if key(item) not in seen:
+            seen.add(key(item))
+            kept.append(item)
     return kept

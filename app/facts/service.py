@@ -28,7 +28,7 @@ from app.facts import repository as repo
 from app.facts.extraction import Extracted, Extractor, Turn
 from app.facts.graph import build_graph
 from app.facts.history import PastTurn, import_view, start_import
-from app.facts.models import EndUser, ExtractionBatch, Fact, fact_status
+from app.facts.models import EndUser, ExtractionBatch, ExtractionTurn, Fact, fact_status
 from app.facts.reconcile import Known, reconcile
 from app.facts.schemas import (
     FactDeleted,
@@ -234,16 +234,7 @@ class ExtractionService:
             )
             return None
         savepoint.commit()
-        items = extractor.extract([Turn(t.text, t.said_at.astimezone(UTC).date()) for t in turns])
-        result = store_items(
-            self.session,
-            self.jobs,
-            user,
-            items,
-            now=self.clock(),
-            batch_id=batch.id,
-            source="extracted",
-        )
+        result = self._extract(extractor, user, batch, turns)
         self._finish(
             batch,
             "done",
@@ -259,6 +250,28 @@ class ExtractionService:
             counts=_counts(result, turns=len(turns)),
         )
         return None
+
+    def _extract(
+        self,
+        extractor: Extractor,
+        user: EndUser,
+        batch: ExtractionBatch,
+        turns: Sequence[ExtractionTurn],
+        *,
+        force_bump: bool = False,
+    ) -> ApplyResult:
+        """Extract the batch's turns, each dated by when it was said, and store what they state."""
+        items = extractor.extract([Turn(t.text, t.said_at.astimezone(UTC).date()) for t in turns])
+        return store_items(
+            self.session,
+            self.jobs,
+            user,
+            items,
+            now=self.clock(),
+            batch_id=batch.id,
+            source="extracted",
+            force_bump=force_bump,
+        )
 
     def rerun_batch(self, batch_id: int, extractor: Extractor) -> None:
         """Re-extract a done batch's kept turns with `extractor` (not billed again)."""
@@ -276,17 +289,7 @@ class ExtractionService:
         old_ids = [fact.id for fact in old]
         repo.unretire(self.session, old_ids)
         repo.delete_facts(self.session, old)
-        items = extractor.extract([Turn(t.text, t.said_at.astimezone(UTC).date()) for t in turns])
-        result = store_items(
-            self.session,
-            self.jobs,
-            user,
-            items,
-            now=self.clock(),
-            batch_id=batch.id,
-            source="extracted",
-            force_bump=True,
-        )
+        result = self._extract(extractor, user, batch, turns, force_bump=True)
         batch.extractor = extractor.name
         drop_or_refuse(self.indexes, user_prefix(str(batch.tenant_id), user.id))
         record(
