@@ -66,12 +66,29 @@ def first_problem(errors: Sequence[Mapping[str, Any]], *, wire: bool = False) ->
     if first.get("type") == "extra_forbidden":
         return Problem("unknown_field", f"unknown field '{field}'", field)
     if first.get("type") == "json_invalid":
-        return Problem("invalid_json", "the body is not valid JSON", field)
+        return Problem("invalid_json", "the body is not valid JSON", None)
     return Problem("invalid", f"{field}: {message}" if field else message, field)
+
+
+NOT_AN_OBJECT = "the body must be a JSON object"
+NOT_AN_OBJECT_TYPES = frozenset({"model_attributes_type", "model_type", "dict_type"})
+"""Pydantic's error types for a body that is a list, a string or null where an object goes."""
+
+
+def _body_itself(error: Mapping[str, Any]) -> str | None:
+    """What is wrong with the body as a whole (absent, or not an object), if that is the error."""
+    if tuple(error.get("loc", ())) != ("body",):
+        return None
+    if error.get("type") in NOT_AN_OBJECT_TYPES:
+        return NOT_AN_OBJECT
+    return str(error.get("msg")) if error.get("type") == "missing" else None
 
 
 def request_problem(errors: Sequence[Mapping[str, Any]]) -> Problem:
     """The first of FastAPI's `RequestValidationError.errors()`, without where it came from."""
+    whole = _body_itself(errors[0]) if errors else None
+    if whole is not None:
+        return Problem("invalid", whole, None)
     located = [
         {**error, "loc": tuple(p for p in error.get("loc", ()) if p not in REQUEST_PARTS)}
         for error in errors[:1]
@@ -82,8 +99,9 @@ def request_problem(errors: Sequence[Mapping[str, Any]]) -> Problem:
 def wire_request_problem(errors: Sequence[Mapping[str, Any]]) -> Problem:
     """FastAPI's `RequestValidationError.errors()` of a System One body, in the wire's form.
 
-    A body that is not JSON at all is not the wire's to name: it stays `invalid_json`."""
-    if errors and errors[0].get("type") == "json_invalid":
+    A body that is not JSON, absent or not an object is not the wire's to name: it reads as on
+    every route."""
+    if errors and (errors[0].get("type") == "json_invalid" or _body_itself(errors[0])):
         return request_problem(errors)
     first = dict(errors[0]) if errors else dict(_NO_ERROR)
     loc = tuple(first.get("loc", ()))
@@ -98,7 +116,7 @@ def parse_body(model: type[M], body: Any) -> M:
         Invalid: the body is not an object, or its first problem, naming the field.
     """
     if not isinstance(body, dict):
-        raise Invalid("the body must be a JSON object")
+        raise Invalid(NOT_AN_OBJECT)
     try:
         return model.model_validate(body)
     except ValidationError as exc:

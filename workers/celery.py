@@ -8,6 +8,5 @@ import workers.failures  # noqa: F401
 import workers.observability  # noqa: F401
 import workers.relay  # noqa: F401
 from app.jobs.celery_app import celery_app, make_celery
-from app.queues import QUEUES, TASK_ROUTES, broker_url
 
-__all__ = ["QUEUES", "TASK_ROUTES", "broker_url", "celery_app", "make_celery"]
+__all__ = ["celery_app", "make_celery"]

@@ -111,7 +111,7 @@ class BatchIdIn(BaseModel):
 
 # --- answers -------------------------------------------------------------------------------------
 # OpenAI's batch and list objects, field for field (the `openai` client validates them strictly),
-# plus Dossier's own fields (`lines`, `next_cursor`, the per-outcome counts). Every key the
+# plus Dossier's own fields (`next_cursor`, the per-outcome counts). Every key the
 # service puts in an answer is a field here: a missing one would be dropped from the answer.
 
 

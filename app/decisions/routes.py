@@ -22,9 +22,9 @@ from app.validation import wire_request_problem
 
 
 class SystemOneRoute(UnitOfWorkRoute):
-    """A route whose typed body's 422 reads as the System One API has always named it
-    (`questions.team.criteria: …`, `app.validation.wire_request_problem`), not in the generic
-    form the other routes use."""
+    """The decisions router's routes: a typed body's 422 (only `/v1/systemone` takes a body)
+    reads as the System One API has always named it (`questions.team.criteria: …`,
+    `app.validation.wire_request_problem`), not in the generic form of the other routers."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()

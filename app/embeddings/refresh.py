@@ -13,9 +13,10 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from app.embeddings.base import Embedder, to_stored
-from app.embeddings.repository import TABLES, Table, lock_waiting, store_vectors, waiting
+from app.embeddings.repository import TABLES, Table, lock_waiting, store_vectors
 
-__all__ = ["TABLES", "Table", "refresh_chunk", "waiting"]
+__all__ = ["TABLES", "refresh_chunk"]
+"""`TABLES`: the tables a refresh walks, in order (their rows and SQL are the repository's)."""
 
 
 def refresh_chunk(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from app.account.schemas import TENANT_ID
+from app.isotime import IsoDatetime
 
 Ids = list[str]
 
@@ -62,9 +63,9 @@ class ErasureOut(BaseModel):
     progress: dict[str, Any] | None
     proof: dict[str, Any] | None
     error: str | None
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
+    created_at: IsoDatetime
+    started_at: IsoDatetime | None
+    finished_at: IsoDatetime | None
 
 
 class RetentionOut(BaseModel):

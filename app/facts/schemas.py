@@ -10,11 +10,11 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PlainSerializer,
     StringConstraints,
 )
 
 from app.documents.schemas import Slug
+from app.isotime import IsoDatetime
 from app.memory.schemas import Body, Usage
 
 UserId = Annotated[
@@ -205,11 +205,6 @@ class HistoryIn(Body):
         },
     )
     turns: list[PastTurnIn] = Field(min_length=1, max_length=5_000)
-
-
-IsoDatetime = Annotated[datetime, PlainSerializer(lambda d: d.isoformat(), return_type=str)]
-"""A moment written as Python's isoformat ("2026-11-30T19:30:00.123456+00:00"), as the history
-import's answer always wrote it."""
 
 
 class ImportBatches(BaseModel):

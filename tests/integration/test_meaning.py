@@ -22,7 +22,8 @@ from app.cache import get_redis
 from app.db import session_scope
 from app.embeddings import current_embedder
 from app.embeddings.base import to_stored
-from app.embeddings.refresh import TABLES, refresh_chunk, waiting
+from app.embeddings.refresh import TABLES, refresh_chunk
+from app.embeddings.repository import waiting
 from app.embeddings.static import DEFAULT_MODEL
 from app.embeddings.storage import passage_for_meaning
 from app.serving import serve_process, worker_process

@@ -29,8 +29,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.jobs.names import RUN_PASSES as PASS_TASK
 from app.observability.health import ReadinessProbe, broker_check, database_check, redis_check
+from app.queues import QUEUES
 from tests.support import Services, Tenant, admin_headers, own_database
-from workers.celery import QUEUES
 
 FINAL = {"completed", "failed", "expired", "cancelled"}
 Samples = dict[str, list[tuple[dict[str, str], float]]]

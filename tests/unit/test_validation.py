@@ -7,7 +7,14 @@ from pydantic import BaseModel, ConfigDict
 
 from app.engines.wire import QUESTION_TYPES
 from app.errors import Invalid
-from app.validation import UNION_TAGS, field_path, first_problem, parse_body, request_problem
+from app.validation import (
+    UNION_TAGS,
+    field_path,
+    first_problem,
+    parse_body,
+    request_problem,
+    wire_request_problem,
+)
 
 
 class Inner(BaseModel):
@@ -53,6 +60,17 @@ def test_fastapi_errors_lose_where_the_value_came_from() -> None:
     }
     invalid_json = request_problem([{"loc": ("body", 3), "msg": "x", "type": "json_invalid"}])
     assert invalid_json.code == "invalid_json"
+    assert invalid_json.field is None  # the character offset is no field of the client's
+
+
+@pytest.mark.parametrize("translate", [request_problem, wire_request_problem])
+def test_a_body_that_is_no_object_or_absent_reads_the_same_on_every_route(translate) -> None:
+    not_object = translate([{"loc": ("body",), "msg": "x", "type": "model_attributes_type"}])
+    assert not_object.body() == {
+        "error": {"code": "invalid", "message": "the body must be a JSON object"}
+    }
+    absent = translate([{"loc": ("body",), "msg": "Field required", "type": "missing"}])
+    assert absent.body() == {"error": {"code": "invalid", "message": "Field required"}}
 
 
 def test_the_wire_form_keeps_pydantics_message_for_unknown_fields() -> None:
