@@ -79,7 +79,6 @@ def _sqlalchemy_url(uri: str, database: str) -> str:
 
 
 def _ensure_database(postgres: Any) -> None:
-
     admin = _sqlalchemy_url(postgres.get_uri(), "postgres").replace("+psycopg", "")
     with psycopg.connect(admin, autocommit=True) as conn:
         exists = conn.execute(

@@ -16,7 +16,6 @@ from app.settings import Settings, load_settings_or_exit
 
 
 def run_batch(args: argparse.Namespace) -> None:
-
     from app.batches import client
 
     with batch_server(args) as (url, key):

@@ -13,7 +13,6 @@ from app.cli.batch import batch_server
 
 
 def run_gate_calibrate(args: argparse.Namespace) -> None:
-
     examples = [
         json.loads(line) for line in Path(args.file).read_text().splitlines() if line.strip()
     ]

@@ -22,7 +22,6 @@ def run_tenants_create(args: argparse.Namespace) -> None:
 
 
 def run_keys_new(args: argparse.Namespace) -> None:
-
     from app.db import session_scope
     from app.tenants.service import issue_key
 
@@ -32,7 +31,6 @@ def run_keys_new(args: argparse.Namespace) -> None:
 
 
 def run_keys_revoke(args: argparse.Namespace) -> None:
-
     from app.db import session_scope
     from app.tenants.service import revoke_key
 

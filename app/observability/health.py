@@ -67,7 +67,6 @@ def redis_check(url_factory: Callable[[], str], timeout: float = 1.0) -> Check:
     for seconds, which is right for the cache and wrong for a probe."""
 
     def check() -> None:
-
         client = redis.Redis.from_url(
             redis_client_url(url_factory()),
             socket_timeout=timeout,
@@ -87,7 +86,6 @@ def broker_check(url_factory: Callable[[], str], timeout: float = 1.0) -> Check:
     """Opens a connection to the broker the way Celery does (kombu), with no retry."""
 
     def check() -> None:
-
         with Connection(
             url_factory(),
             connect_timeout=timeout,

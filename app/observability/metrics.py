@@ -236,7 +236,6 @@ def _up_family() -> GaugeMetricFamily:
 
 @lru_cache
 def deployment_registry() -> CollectorRegistry:
-
     registry = CollectorRegistry(auto_describe=True)
     registry.register(DeploymentCollector(QUEUES, get_redis, get_engine))
     return registry
