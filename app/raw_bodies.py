@@ -1,10 +1,12 @@
 """OpenAPI for routes that read their body raw.
 
-`/v1/systemone`, `/v1/memory/forget` and `/v1/chat/completions` take the decoded JSON and
-validate it themselves (to name the field of a 422 in their own way, or to refuse look-only
-fields before anything else), so FastAPI does not see their models. `documented_by(Model)` puts
-the model back in the route's request body, and `add_raw_body_models` adds the models (and the
-models they hold) to the document's components, where the `$ref` points.
+`/v1/chat/completions` takes the decoded JSON and validates it itself: it accepts OpenAI's own
+fields by name and ignores them, refuses any other (and the renamed `rag` with its own code),
+and checks each message's date, so FastAPI does not see its model. (`POST /v1/batches` reads
+JSON or JSONL, and uploads are multipart: they describe their bodies in their routes.)
+`documented_by(Model)` puts the model back in the route's request body, and
+`add_raw_body_models` adds the models (and the models they hold) to the document's components,
+where the `$ref` points.
 """
 
 from __future__ import annotations
