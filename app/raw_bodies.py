@@ -1,7 +1,7 @@
 """OpenAPI for routes that read their body raw.
 
-`/v1/chat/completions` takes the decoded JSON and validates it itself: it accepts OpenAI's own
-fields by name and ignores them, refuses any other (and the renamed `rag` with its own code),
+`/v1/chat/completions` takes the decoded JSON and validates it itself: it accepts the rest of
+OpenAI's request fields by name, refuses any other (and the renamed `rag` with its own code),
 and checks each message's date, so FastAPI does not see its model. (`POST /v1/batches` reads
 JSON or JSONL, and uploads are multipart: they describe their bodies in their routes.)
 `documented_by(Model)` puts the model back in the route's request body, and
