@@ -1,21 +1,27 @@
 """Sentences no pattern knows: does it state something lasting about the user, and about what?
 
 The patterns (`app.facts.patterns`) are exact where they fire: a name, a date, a span, a
-one-value slot. But people say "I've just relocated to Gdansk for good" or "we migrated our whole
-backend to Elixir", and no pattern was written for those verbs. For a sentence that no pattern
-read a fact from (and that is not a question, a request or a passing want), two readers over the
-embeddings layer decide:
+one-value slot. But people say "I've just relocated to Gdansk for good" or "Biscuit, our beagle,
+needs two walks a day", and no pattern was written for those words. For a sentence or a clause
+no pattern read a fact from, the durable reader decides with two linear heads over the same
+features (the sentence's vector from the embeddings layer, its stemmed words and its raw words
+and word pairs, hashed, so cues such as "allergic", "go by" or an email's "@" count beside the
+meaning; see `reader_features`):
 
-- whether it lasts: the gate's lasting probe (`app.learning.lasting`), a logit at least
-  `LASTING_LOGIT`;
-- which slot it fills: a linear classifier over the sentence's vector and its words (hashed,
-  so a cue such as "allergic", "colleague" or an email's "@" counts beside the meaning; one
-  score per slot, trained by ops/models/build_slots.py on sentences written for each slot), its
+- whether it lasts: one score, trained with +1 for lasting statements about the user of every
+  slot and -1 for what must be kept out (questions, requests, momentary states, one-off events,
+  plans, hypotheticals, facts about other people, pasted text), at least `LASTING_SCORE`;
+- which slot it fills: one score per slot (+1 for the slot's sentences, -1 for the others'), its
   best slot when that score is at least `SLOT_SCORE`.
 
-The fact's text is the sentence as said (no value is invented); its value is the name, place or
-organisation it mentions when the slot takes one ("Gdansk" for home, "Oskar Lind" for manager),
-or else the sentence itself, so a newer statement of a one-value slot still replaces the older.
+Both are ridge regressions trained by ops/models/build_durable.py on sentences written for
+them, none taken from an evaluation set. A clause (`app.facts.clauses`) is read with the
+stricter `CLAUSE_LASTING_SCORE` and `CLAUSE_SLOT_SCORE`: it is shorter, so it says less.
+
+The fact's text is the sentence or clause as said (no value is invented); its value is the name,
+place or organisation it mentions when the slot takes one ("Gdansk" for home, "Oskar Lind" for
+manager), or else the text itself, so a newer statement of a one-value slot still replaces the
+older.
 """
 
 from __future__ import annotations
@@ -33,21 +39,27 @@ from pydantic import BaseModel
 from app.embeddings.base import Embedder
 from app.embeddings.loader import current_embedder
 from app.engines.lexical import terms
-from app.learning.lasting import LastingProbe, current_probe
 
-SLOTS_FILE = Path(__file__).parent / "slots_model.npz"
+READER_FILE = Path(__file__).parent / "durable_model.npz"
 
-LASTING_LOGIT = 0.0
-"""The probe's even odds; chosen on ops/bench/data/extraction_tuning.jsonl (0, 1 and 1.6 tried:
-recall 0.60, 0.56, 0.53 with chatter kept out 57, 57, 59 of 60)."""
+LASTING_SCORE = -0.2
+"""A sentence lasts when the lasting head scores it at least this (targets ±1). Chosen on
+ops/bench/data/extraction_tuning.jsonl: -0.4, -0.2, 0 and 0.2 tried."""
 SLOT_SCORE = -0.5
 """A slot's score (targets ±1 over 27 slots, so a right slot often scores below 0) at least
 this; below it the sentence is about no slot we keep. Chosen on the same tuning set."""
+CLAUSE_LASTING_SCORE = 0.4
+CLAUSE_SLOT_SCORE = 0.0
+"""The same for a clause, stricter (0.2 to 0.8 and -0.3 to 0.3 tried on the tuning set)."""
 MIN_WORDS = 4
 """Shorter sentences ("Ugh, Mondays.", "nah, never mind") are left to the patterns."""
-WORD_BUCKETS = 2048
-WORD_WEIGHT = 0.5
-"""Each word present adds this in its hashed bucket (the vector has length 1)."""
+TERM_BUCKETS = 2048
+TERM_WEIGHT = 0.5
+"""Each stemmed word present adds this in its hashed bucket (the vector has length 1)."""
+GRAM_BUCKETS = 4096
+GRAM_WEIGHT = 0.35
+"""Each raw word and word pair adds this in its bucket: the words the stemmer leaves out as
+stop words ("my", "me", "now", "will", "if") tell a lasting statement from a passing one."""
 
 NAMED_SLOTS = frozenset(
     {
@@ -71,79 +83,108 @@ _PROPER = re.compile(
     r"(?<![.!?]\s)(?<!^)\b(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'’-]*"
     r"(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*){0,3}"
 )
+_RAW_WORD = re.compile(r"[a-z0-9@']+")
+_SOMEONE_ELSE = re.compile(
+    r"^(?:(?:my|our)\s+(?:(?:best|older|younger|little|big|old)\s+)?(?:sister|brother|sibling|"
+    r"mum|mom|mother|dad|father|parents?|friends?|neighbou?rs?|cousin|aunt|uncle|grand\w+|"
+    r"colleagues?|co-?workers?|boss|manager|landlord|landlady|flatmate|roommate|son|daughter|"
+    r"kids?|children|wife|husband|partner|boyfriend|girlfriend|fianc[ée]+|in-laws|niece|"
+    r"nephew|teacher|doctor|dog|cat)(?:'s|’s)?|he|she|they|his|her|their)\b",
+    re.IGNORECASE,
+)
+RELATION_SLOTS = frozenset({"partner", "child", "pet", "manager", "works_with"})
+"""Slots whose fact names someone else: "my wife Sofia works nights" is the user's partner,
+but "my sister has lived in Oslo for years" is not the user's home."""
 
 
-class SlotsAbout(BaseModel):
-    """What the trained classifier's file says about it (ops/models/build_slots.py writes it):
+class ReaderAbout(BaseModel):
+    """What the trained reader's file says about it (ops/models/build_durable.py writes it):
     the embedder's model it was trained with, its slots in column order, and how it was made."""
 
     model: str
     slots: tuple[str, ...]
     ridge: float
     trained_on: str
-    cross_validated_accuracy: float
+    slot_accuracy: float
+    """Cross-validated accuracy of the slot head on the lasting sentences."""
+    lasting_accuracy: float
+    """Cross-validated accuracy of the lasting head (score >= 0) on every sentence."""
 
 
 @dataclass(frozen=True)
-class SlotClassifier:
-    embedder: Embedder
-    slots: tuple[str, ...]
-    weights: np.ndarray
-    """One column per slot; the last row is the bias."""
-
-    @classmethod
-    def for_embedder(
-        cls, embedder: Embedder | None, path: Path = SLOTS_FILE
-    ) -> SlotClassifier | None:
-        """The classifier, if it was trained with this embedder's model; None otherwise."""
-        if embedder is None:
-            return None
-        with np.load(path) as trained:
-            about = SlotsAbout.model_validate_json(str(trained["about"]))
-            if about.model != embedder.name:
-                return None
-            return cls(embedder, about.slots, trained["weights"].astype(np.float32))
-
-    def best(self, sentences: list[str]) -> list[tuple[str, float]]:
-        """Each sentence's likeliest slot and its score."""
-        features = slot_features(self.embedder, sentences)
-        scores = features @ self.weights[:-1] + self.weights[-1]
-        return [(self.slots[int(row.argmax())], float(row.max())) for row in scores]
-
-
-def slot_features(embedder: Embedder, sentences: Sequence[str]) -> np.ndarray:
-    """Each sentence's vector, then its words hashed into `WORD_BUCKETS` (the lexical scorer's
-    terms: folded, stemmed, stop words out) and a bucket for an email's "@"."""
-    words = np.zeros((len(sentences), WORD_BUCKETS), dtype=np.float32)
-    for row, sentence in enumerate(sentences):
-        for term in terms(sentence):
-            if " " not in term:
-                words[row, zlib.crc32(term.encode()) % WORD_BUCKETS] = WORD_WEIGHT
-        if "@" in sentence:
-            words[row, 0] = WORD_WEIGHT
-    return np.hstack([embedder.encode(sentences), words])
+class Reading:
+    slot: str
+    value: str
+    text: str
 
 
 @dataclass(frozen=True)
 class DurableReader:
-    probe: LastingProbe
-    slots: SlotClassifier
+    embedder: Embedder
+    slots: tuple[str, ...]
+    slot_weights: np.ndarray
+    """One column per slot; the last row is the bias."""
+    lasting_weights: np.ndarray
+    """One weight per feature, then the bias."""
 
-    def read(self, sentences: list[str]) -> list[tuple[str, str, str] | None]:
-        """For each sentence: (slot, value, text) when it states something lasting about a
-        slot, else None."""
-        if not sentences:
+    @classmethod
+    def for_embedder(
+        cls, embedder: Embedder | None, path: Path = READER_FILE
+    ) -> DurableReader | None:
+        """The reader, if it was trained with this embedder's model; None otherwise."""
+        if embedder is None:
+            return None
+        with np.load(path) as trained:
+            about = ReaderAbout.model_validate_json(str(trained["about"]))
+            if about.model != embedder.name:
+                return None
+            return cls(
+                embedder,
+                about.slots,
+                trained["slot_weights"].astype(np.float32),
+                trained["lasting_weights"].astype(np.float32),
+            )
+
+    def read(self, texts: Sequence[str], *, clauses: bool = False) -> list[Reading | None]:
+        """For each sentence (or clause, with the stricter thresholds): its reading when it
+        states something lasting about a slot, else None."""
+        if not texts:
             return []
-        lasting = self.probe.logits(sentences)
-        slots = self.slots.best(sentences)
-        found: list[tuple[str, str, str] | None] = []
-        for sentence, logit, (slot, score) in zip(sentences, lasting, slots, strict=True):
-            if len(sentence.split()) < MIN_WORDS or logit < LASTING_LOGIT or score < SLOT_SCORE:
+        lasting_at_least = CLAUSE_LASTING_SCORE if clauses else LASTING_SCORE
+        slot_at_least = CLAUSE_SLOT_SCORE if clauses else SLOT_SCORE
+        features = reader_features(self.embedder, texts)
+        lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
+        slot_scores = features @ self.slot_weights[:-1] + self.slot_weights[-1]
+        found: list[Reading | None] = []
+        for text, lasts, row in zip(texts, lasting, slot_scores, strict=True):
+            best = int(row.argmax())
+            if lasts < lasting_at_least or row[best] < slot_at_least:
                 found.append(None)
                 continue
-            text = as_said(sentence)
-            found.append((slot, value_of(slot, text), text))
+            slot, said = self.slots[best], as_said(text)
+            if slot not in RELATION_SLOTS and _SOMEONE_ELSE.search(said):
+                found.append(None)
+                continue
+            found.append(Reading(slot, value_of(slot, said), said))
         return found
+
+
+def reader_features(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """Each text's vector, then its stemmed words hashed into `TERM_BUCKETS` (the lexical
+    scorer's terms: folded, stemmed, stop words out) with a bucket for an email's "@", then its
+    raw lower-case words and word pairs hashed into `GRAM_BUCKETS`."""
+    words = np.zeros((len(texts), TERM_BUCKETS), dtype=np.float32)
+    grams = np.zeros((len(texts), GRAM_BUCKETS), dtype=np.float32)
+    for row, text in enumerate(texts):
+        for term in terms(text):
+            if " " not in term:
+                words[row, zlib.crc32(term.encode()) % TERM_BUCKETS] = TERM_WEIGHT
+        if "@" in text:
+            words[row, 0] = TERM_WEIGHT
+        raw = _RAW_WORD.findall(text.lower().replace("’", "'"))
+        for gram in [*raw, *(f"{a} {b}" for a, b in zip(raw, raw[1:], strict=False))]:
+            grams[row, zlib.crc32(f"g:{gram}".encode()) % GRAM_BUCKETS] = GRAM_WEIGHT
+    return np.hstack([embedder.encode(texts), words, grams])
 
 
 def as_said(sentence: str) -> str:
@@ -165,9 +206,4 @@ def value_of(slot: str, text: str) -> str:
 @lru_cache
 def current_reader() -> DurableReader | None:
     """The reader for this process's embedder; None without meaning (patterns alone)."""
-    embedder = current_embedder()
-    probe = current_probe()
-    slots = SlotClassifier.for_embedder(embedder)
-    if probe is None or slots is None:
-        return None
-    return DurableReader(probe, slots)
+    return DurableReader.for_embedder(current_embedder())

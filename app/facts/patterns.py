@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import TypeVar
 
+from app.facts.clauses import clauses
 from app.facts.dates import DayPhrase, find_days, tense_of
-from app.facts.durable import DurableReader
+from app.facts.durable import MIN_WORDS, DurableReader, Reading
 from app.facts.extraction import Extracted, Turn
 
 T = TypeVar("T")
@@ -84,6 +85,12 @@ _MOMENTARY = re.compile(
     r"\b(?:probably|maybe|perhaps|might)\b",
     re.IGNORECASE,
 )
+_CONDITIONAL = re.compile(
+    r"^(?:(?:and|but|so|ok(?:ay)?)\s*,?\s+)?(?:if|unless|suppose|supposing|imagine|assuming|"
+    r"what\s+if|in\s+case|say|let's\s+say|hypothetically)\b",
+    re.IGNORECASE,
+)
+"""A sentence that states a condition, not a fact: "If I moved to Canada, …"."""
 _STANDING = re.compile(
     r"^(?:(?:and|also)\s+)?(?:please\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
     r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
@@ -560,13 +567,16 @@ def sentences(text: str) -> list[str]:
 
 
 class EmbeddedExtractor:
-    """Deterministic English patterns, and for a sentence they read no fact from, the durable
-    reader (`app.facts.durable`) when meaning is on; offline, well under a millisecond a
-    sentence."""
+    """Deterministic English patterns, and where they read no fact, the durable reader
+    (`app.facts.durable`) when meaning is on; offline, well under a millisecond a sentence.
+
+    `embedded-1` is the patterns alone; `embedded-3` the patterns with the reader's two heads and
+    clauses (`embedded-2`, its first version, read whole sentences with the gate's lasting
+    probe): re-extraction re-runs batches made by another."""
 
     def __init__(self, reader: DurableReader | None = None) -> None:
         self.reader = reader
-        self.name = "embedded-2" if reader is not None else "embedded-1"
+        self.name = "embedded-3" if reader is not None else "embedded-1"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
@@ -584,35 +594,91 @@ class EmbeddedExtractor:
     def _read_the_rest(
         reader: DurableReader, per_sentence: list[tuple[int, str, date, list[Extracted]]]
     ) -> None:
-        """Facts the durable reader finds in the sentences the patterns read no fact from."""
-        open_ones = [
+        """Facts the durable reader finds where the patterns read none: first in each whole
+        sentence that may state a fact, then in the clauses of any sentence (a second fact, or
+        one said before a question), for slots the sentence has not given yet."""
+        whole = [
             (sentence, said_on, items)
             for _, sentence, said_on, items in per_sentence
-            if not any(item.kind in ("fact", "end") for item in items) and keeps_open(sentence)
+            if not _reads_a_fact(items)
+            and keeps_open(sentence)
+            and len(sentence.split()) >= MIN_WORDS
         ]
-        readings = reader.read([sentence for sentence, _, _ in open_ones])
-        for (sentence, said_on, items), reading in zip(open_ones, readings, strict=True):
-            if reading is None:
-                continue
-            slot, value, text = reading
-            span = _span_of(sentence, said_on)
-            items.insert(
-                0,
-                Extracted(
-                    kind="fact",
-                    text=text,
-                    said_on=said_on,
-                    slot=slot,
-                    value=value,
-                    valid_from=span.valid_from,
-                    valid_until=span.valid_until,
-                ),
-            )
+        readings = reader.read([sentence for sentence, _, _ in whole])
+        for (sentence, said_on, items), reading in zip(whole, readings, strict=True):
+            if reading is not None:
+                items.insert(0, _as_fact(reading, sentence, said_on))
+        for _, sentence, said_on, items in per_sentence:
+            if not keeps_open(sentence):
+                items.extend(_clause_patterns(sentence, said_on))
+        parts = [
+            (clause, sentence, said_on, items)
+            for _, sentence, said_on, items in per_sentence
+            for clause in _open_clauses(sentence, said_on)
+        ]
+        readings = reader.read([clause for clause, _, _, _ in parts], clauses=True)
+        for (_, sentence, said_on, items), reading in zip(parts, readings, strict=True):
+            if reading is not None and reading.slot not in {i.slot for i in items}:
+                items.append(_as_fact(reading, sentence, said_on))
+
+
+def _reads_a_fact(items: list[Extracted]) -> bool:
+    return any(item.kind in ("fact", "end") for item in items)
+
+
+def _open_clauses(sentence: str, said_on: date) -> list[str]:
+    """The clauses of a sentence of several that may state a fact the patterns did not read:
+    not a question or a request themselves, and not the question a sentence ends with."""
+    found = clauses(sentence)
+    if len(found) < 2:
+        return []
+    if sentence.endswith("?"):
+        found = found[:-1]
+    return [
+        clause
+        for clause in found
+        if keeps_open(clause) and not _reads_a_fact(extract_sentence(clause, said_on))
+    ]
+
+
+def _clause_patterns(sentence: str, said_on: date) -> list[Extracted]:
+    """Facts the patterns read in the statements of a question or a request ("I'm vegetarian,
+    what should I order?"): the sentence as a whole gave nothing."""
+    found = clauses(sentence)
+    if len(found) < 2:
+        return []
+    if sentence.endswith("?"):
+        found = found[:-1]
+    return [
+        item
+        for clause in found
+        if keeps_open(clause)
+        for item in extract_sentence(clause, said_on)
+        if item.kind == "fact"
+    ]
+
+
+def _as_fact(reading: Reading, sentence: str, said_on: date) -> Extracted:
+    """The reader's fact, with the span its sentence states ("since March", "until May")."""
+    span = _span_of(sentence, said_on)
+    return Extracted(
+        kind="fact",
+        text=reading.text,
+        said_on=said_on,
+        slot=reading.slot,
+        value=reading.value,
+        valid_from=span.valid_from,
+        valid_until=span.valid_until,
+    )
 
 
 def keeps_open(sentence: str) -> bool:
     """Whether a sentence may state a fact at all: not a question, a request or a passing want."""
-    return not sentence.endswith("?") and not _is_momentary(sentence)
+    return (
+        not sentence.endswith("?")
+        and not _is_momentary(sentence)
+        and not _CONDITIONAL.search(sentence)
+    )
 
 
 def _span_of(sentence: str, said_on: date) -> _Span:

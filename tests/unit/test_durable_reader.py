@@ -11,22 +11,15 @@ import numpy as np
 import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
-from app.facts.durable import (
-    SLOTS_FILE,
-    DurableReader,
-    SlotClassifier,
-    as_said,
-    value_of,
-)
+from app.facts.clauses import clauses
+from app.facts.durable import READER_FILE, DurableReader, as_said, value_of
 from app.facts.extraction import Extracted, Turn
 from app.facts.patterns import EmbeddedExtractor, sentences
-from app.learning.lasting import LastingProbe
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
-PROBE = LastingProbe.for_embedder(EMBEDDER)
-SLOTS = SlotClassifier.for_embedder(EMBEDDER)
-assert PROBE is not None and SLOTS is not None
-READER = DurableReader(PROBE, SLOTS)
+_READER = DurableReader.for_embedder(EMBEDDER)
+assert _READER is not None
+READER = _READER
 MONDAY = date(2026, 3, 2)
 
 
@@ -57,6 +50,9 @@ def test_the_reader_keeps_what_no_pattern_was_written_for(text: str, slot: str, 
         "Ugh, Mondays.",
         "do you know a good vegan place near me?",
         "remind me to call mum tomorrow",
+        "my sister has lived in Oslo for years, she loves it",
+        "If I moved to Canada, would I need a visa?",
+        "I'm stuck at the airport, my flight to Riga got cancelled",
     ],
 )
 def test_the_reader_keeps_chatter_out(text: str) -> None:
@@ -70,7 +66,43 @@ def test_the_patterns_win_where_they_read_a_fact() -> None:
 
 def test_the_extractor_names_what_reads() -> None:
     assert EmbeddedExtractor(None).name == "embedded-1"
-    assert EmbeddedExtractor(READER).name == "embedded-2"  # re-extraction re-runs older batches
+    assert EmbeddedExtractor(READER).name == "embedded-3"  # re-extraction re-runs older batches
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a second fact after the one the whole sentence gives
+        (
+            "grew up in Valparaíso, these days I live in Santiago with my wife",
+            {("origin", "Valparaíso"), ("home", "Santiago")},
+        ),
+        # a fact said before a question
+        ("I'm vegetarian, what should I order at a steakhouse?", {("diet", "vegetarian")}),
+    ],
+)
+def test_clauses_give_a_second_fact_and_the_fact_before_a_question(
+    text: str, found: set[tuple[str, str]]
+) -> None:
+    assert found <= {(f.slot, f.value) for f in facts(text, EmbeddedExtractor(READER))}
+
+
+def test_a_sentence_splits_into_clauses_at_commas_dashes_and_joiners() -> None:
+    assert clauses("born in Lagos, moved to London when I was 20") == [
+        "born in Lagos",
+        "moved to London when I was 20",
+    ]
+    assert clauses("it's Robert on my passport but I go by Bobby") == [
+        "it's Robert on my passport",
+        "I go by Bobby",
+    ]
+    # "and" splits before a new subject only: two values of one statement stay together
+    assert clauses("I speak Irish and Dutch and my wife speaks Welsh") == [
+        "I speak Irish and Dutch",
+        "my wife speaks Welsh",
+    ]
+    # fillers go, and so do pieces of one word
+    assert clauses("ok so btw — I'm a nurse (nights, mostly)") == ["I'm a nurse"]
 
 
 def test_a_named_slot_takes_the_name_the_sentence_mentions() -> None:
@@ -80,13 +112,18 @@ def test_a_named_slot_takes_the_name_the_sentence_mentions() -> None:
     assert value_of("home", "home is a flat by the sea") == "home is a flat by the sea"
 
 
-def test_the_slot_classifier_is_used_only_with_its_model(tmp_path: Path) -> None:
-    other = tmp_path / "slots.npz"
-    with np.load(SLOTS_FILE) as trained:
+def test_the_reader_is_used_only_with_its_model(tmp_path: Path) -> None:
+    other = tmp_path / "reader.npz"
+    with np.load(READER_FILE) as trained:
         about = str(trained["about"]).replace(EMBEDDER.name, "static:other")
-        np.savez(other, weights=trained["weights"], about=about)
-    assert SlotClassifier.for_embedder(EMBEDDER, other) is None
-    assert SlotClassifier.for_embedder(None) is None
+        np.savez(
+            other,
+            slot_weights=trained["slot_weights"],
+            lasting_weights=trained["lasting_weights"],
+            about=about,
+        )
+    assert DurableReader.for_embedder(EMBEDDER, other) is None
+    assert DurableReader.for_embedder(None) is None
 
 
 def test_abbreviations_do_not_end_a_sentence_or_a_name() -> None:

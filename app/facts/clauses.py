@@ -1,0 +1,40 @@
+"""A sentence's clauses: where one message states two things, or a fact before a question.
+
+People pack several things into one sentence: "born and raised in Lagos, moved to London when
+I was 20" (where they are from, and where they live), "it's Robert on my passport but I go by
+Bobby" (a name, and what to call them), "i'm 34 and just started running, any beginner tips?"
+(an age, inside a question). The durable reader reads the whole sentence first; its clauses let
+it find the second fact, and the fact said before a question or a request.
+
+A clause ends at a comma, a semicolon, a dash or a bracket, and before "but", "so", "because"
+and their kin, and before "and" when a new subject follows ("and I", "and my"): "Irish and
+Dutch" stays whole. Leading joiners and fillers ("and", "so", "btw", "honestly") are dropped,
+so a clause reads as said on its own. Pieces of a single word are not clauses.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BOUNDARY = re.compile(
+    r"\s*[,;]\s+|\s+[-—–]+\s+|\s*[—–]\s*|\s*\(\s*|\s*\)\s*"
+    r"|\s+(?:but|so|because|cause|cos|though|although|whereas|while)\s+"
+    r"|\s+and\s+(?=(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|im|ive|my|we|we're|we’re|we've|our|me)\b)",
+    re.IGNORECASE,
+)
+_JOINER = re.compile(
+    r"^(?:and|but|so|also|plus|though|oh|ok|okay|well|anyway|btw|tbh|honestly|actually)\b[\s,]*",
+    re.IGNORECASE,
+)
+
+
+def clauses(sentence: str) -> list[str]:
+    """The sentence's clauses of two words or more, in order, each without a leading joiner."""
+    found: list[str] = []
+    for piece in _BOUNDARY.split(sentence):
+        clause = piece.strip()
+        while (trimmed := _JOINER.sub("", clause).strip()) != clause:
+            clause = trimmed
+        if len(clause.split()) >= 2:
+            found.append(clause)
+    return found
