@@ -40,7 +40,7 @@ from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.facts.durable import READER_FILE, ReaderAbout, reader_features  # noqa: E402
 
 DATA = ROOT / "ops/models/data"
-LASTING = ("slots_train_a", "slots_train_b", "slots_train_c", "clauses_durable")
+LASTING = ("slots_train_a", "slots_train_b", "slots_train_c", "clauses_durable", "messages_durable")
 KEPT_OUT = ("clauses_chatter", "messages_chatter")
 RIDGES = (0.3, 1.0, 3.0)
 FOLDS = 5
