@@ -19,7 +19,10 @@ smaller set (tests/data/extraction_heldout.jsonl) was written after tuning and i
 on: its figures are the honest ones. The everyday sets (issue 17) hold the phrasings people
 use: ops/bench/data/extraction_tuning.jsonl (the durable reader's thresholds were chosen on it)
 and tests/data/extraction_heldout_everyday.jsonl (written before tuning by someone who had not
-seen the extractor, never tuned on). A chatter message is kept out when it gives nothing.
+seen the extractor, never tuned on), and tests/data/extraction_heldout_everyday_2.jsonl (written
+for the durable reader's third version by someone who had seen neither the extractor, its
+training data nor the other sets; measured once, when that version was done). A chatter message
+is kept out when it gives nothing.
 """
 
 from __future__ import annotations
@@ -50,6 +53,11 @@ DEFAULT_SETS = (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_2.jsonl",
+        "second everyday held-out set (issue 17), written by someone who had seen neither the "
+        "extractor, its training data nor the other sets, measured once",
     ),
 )
 
