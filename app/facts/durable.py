@@ -85,6 +85,9 @@ _PROPER = re.compile(
     r"(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*){0,3}"
 )
 _RAW_WORD = re.compile(r"[a-z0-9@']+")
+_NUMBER = re.compile(r"\d+")
+"""Every number is one word to the hashed features: "I'm 34" and "I'm 52" say the same, and
+"note 31" must not look like an age because 31 was one in training."""
 _SOMEONE_ELSE = re.compile(
     r"^(?:(?:my|our)\s+(?:(?:best|older|younger|little|big|old)\s+)?(?:sister|brother|sibling|"
     r"mum|mom|mother|dad|father|parents?|friends?|neighbou?rs?|cousin|aunt|uncle|grand\w+|"
@@ -173,10 +176,11 @@ class DurableReader:
 def reader_features(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
     """Each text's vector, then its stemmed words hashed into `TERM_BUCKETS` (the lexical
     scorer's terms: folded, stemmed, stop words out) with a bucket for an email's "@", then its
-    raw lower-case words and word pairs hashed into `GRAM_BUCKETS`."""
+    raw lower-case words and word pairs hashed into `GRAM_BUCKETS` (numbers as one word)."""
     words = np.zeros((len(texts), TERM_BUCKETS), dtype=np.float32)
     grams = np.zeros((len(texts), GRAM_BUCKETS), dtype=np.float32)
     for row, text in enumerate(texts):
+        text = _NUMBER.sub("0", text)
         for term in terms(text):
             if " " not in term:
                 words[row, zlib.crc32(term.encode()) % TERM_BUCKETS] = TERM_WEIGHT

@@ -602,6 +602,7 @@ class EmbeddedExtractor:
             for _, sentence, said_on, items in per_sentence
             if not _reads_a_fact(items)
             and keeps_open(sentence)
+            and not _ACKNOWLEDGES.search(sentence)
             and len(sentence.split()) >= MIN_WORDS
         ]
         readings = reader.read([sentence for sentence, _, _ in whole])
@@ -620,6 +621,15 @@ class EmbeddedExtractor:
         for (_, sentence, said_on, items), reading in zip(parts, readings, strict=True):
             if reading is not None and reading.slot not in {i.slot for i in items}:
                 items.append(_as_fact(reading, sentence, said_on))
+
+
+_ACKNOWLEDGES = re.compile(
+    r"^(?:thanks|thank\s+you|thx|ty|cheers|great|perfect|cool|nice|awesome|ok(?:ay)?|got\s+it|"
+    r"sounds\s+good|lol|haha)\b",
+    re.IGNORECASE,
+)
+"""A sentence that opens by answering the assistant ("Thanks, that helps with note 31!") is not
+read whole; a statement in one of its clauses still is ("thanks, I'm vegetarian by the way")."""
 
 
 def _reads_a_fact(items: list[Extracted]) -> bool:
