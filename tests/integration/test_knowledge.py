@@ -186,6 +186,28 @@ def test_everyday_phrasing_is_kept_by_the_durable_reader_and_replaces_the_old_ho
     ]
 
 
+def test_a_fact_said_before_a_question_and_a_second_fact_in_one_sentence_are_kept(
+    client: TestClient, tenant: Tenant, worker: Services
+) -> None:
+    """The durable reader reads clauses: the statement before a question (a question alone
+    gives nothing) and the second thing one sentence says; someone else's home is not the
+    user's."""
+    enable(client, tenant)
+    chat(
+        client,
+        tenant,
+        "I'm vegetarian, what should I order at a steakhouse? "
+        "grew up in Valparaíso, these days I live in Santiago with my wife. "
+        "My sister has lived in Oslo for years, she loves it.",
+        user="tomas",
+        thread="a",
+    )
+    wait_for(lambda: len(facts(client, tenant, "tomas")) >= 3, what="the clauses' facts")
+    found = {(f["slot"], f["value"]) for f in facts(client, tenant, "tomas", status="all")}
+    assert {("diet", "vegetarian"), ("origin", "Valparaíso"), ("home", "Santiago")} <= found
+    assert not any("Oslo" in value for _, value in found)
+
+
 def test_a_year_of_history_is_imported_with_each_turns_own_date(
     client: TestClient, tenant: Tenant, worker: Services
 ) -> None:
