@@ -12,9 +12,11 @@ vector, hashed stemmed words, hashed raw words and word pairs):
 
 Lasting sentences, each with its slot: ops/models/data/slots_train_a.jsonl, _b (24 everyday
 sentences per slot, many phrasings), _c (40 per slot in chat style: lowercase, filler, the fact
-inside a longer message), clauses_durable.jsonl (32 short statements per slot) and
+inside a longer message), clauses_durable.jsonl (32 short statements per slot),
 messages_durable.jsonl (28 chat-length sentences per slot, the slot's keyword absent from
-about half). Sentences to keep out: the momentary half of lasting_train.jsonl (the gate's
+about half) and contrast_durable.jsonl (602 sentences in groups on one topic that fill
+different slots: home, origin, nationality and office; health, allergy and diet; a colleague,
+a manager and a responsibility; ...). Sentences to keep out: the momentary half of lasting_train.jsonl (the gate's
 paired set), clauses_chatter.jsonl (questions, requests, momentary states, events, plans,
 hypotheticals, others' facts, feelings, fillers, near misses, pasted text) and
 messages_chatter.jsonl (the same kinds, chat-length and personal-sounding); every file after
@@ -43,7 +45,14 @@ from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.facts.durable import READER_FILE, ReaderAbout, reader_features  # noqa: E402
 
 DATA = ROOT / "ops/models/data"
-LASTING = ("slots_train_a", "slots_train_b", "slots_train_c", "clauses_durable", "messages_durable")
+LASTING = (
+    "slots_train_a",
+    "slots_train_b",
+    "slots_train_c",
+    "clauses_durable",
+    "messages_durable",
+    "contrast_durable",
+)
 KEPT_OUT = ("clauses_chatter", "messages_chatter", "numbers_chatter")
 RIDGES = (0.3, 1.0, 3.0)
 FOLDS = 5
