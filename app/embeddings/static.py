@@ -119,18 +119,18 @@ class StaticEmbedder:
         unit rows in that type again. In batches of _BATCH texts, as model2vec, which bounds
         the token rows held at once.
 
-        Most of the time goes into turning float16 rows into float32 ones (numpy has no fast
-        path for it): once there are more tokens than table rows, converting the table once
-        is cheaper, and summing the converted rows gives the same float32 sums."""
-        model, table = self._model, self._model.embedding
-        tokens = sum(map(len, ids))
-        if tokens > len(table) and table.dtype == np.float16:
-            table = table.astype(np.float32)
+        Most of the time would go into turning float16 rows into float32 ones, token by token
+        (numpy has no fast path for it): the table rows the texts use are converted once
+        instead, and summing them gives the same float32 sums."""
+        model = self._model
+        lengths, flat, _ = _flattened(ids)
+        rows, flat = _rows_used(model.embedding, flat)
+        starts = np.cumsum(lengths) - lengths
         out: npt.NDArray[np.floating] = np.zeros((len(ids), self.dims), dtype=model.embedding.dtype)
         for begin in range(0, len(ids), _BATCH):
-            for length, texts in _by_length(ids, begin, begin + _BATCH).items():
-                rows = table[np.array([ids[n] for n in texts], dtype=np.int64)]
-                summed = rows.sum(axis=1, dtype=np.float32)
+            for length, texts in _by_length(lengths, begin, begin + _BATCH):
+                tokens = flat[starts[texts, None] + np.arange(length)]
+                summed = rows[tokens].sum(axis=1, dtype=np.float32)
                 summed /= np.float32(length)
                 out[texts] = summed
         if not model.normalize:
@@ -141,13 +141,25 @@ class StaticEmbedder:
         return normalised
 
 
-def _by_length(ids: list[list[int]], begin: int, end: int) -> dict[int, list[int]]:
-    """The texts of ids[begin:end] with at least one token, by their token count."""
-    texts: dict[int, list[int]] = {}
-    for n in range(begin, min(end, len(ids))):
-        if ids[n]:
-            texts.setdefault(len(ids[n]), []).append(n)
-    return texts
+def _rows_used(
+    table: npt.NDArray[np.floating], flat: npt.NDArray[np.int64]
+) -> tuple[Matrix, npt.NDArray[np.int64]]:
+    """The table rows `flat` names, in float32, and `flat` renumbered into them."""
+    used = np.zeros(len(table), dtype=np.bool_)
+    used[flat] = True
+    renumbered = np.cumsum(used) - 1
+    return table[used].astype(np.float32), renumbered[flat]
+
+
+def _by_length(
+    lengths: npt.NDArray[np.int64], begin: int, end: int
+) -> list[tuple[int, npt.NDArray[np.intp]]]:
+    """The texts of [begin, end) with at least one token, by their token count."""
+    batch = lengths[begin:end]
+    return [
+        (int(length), np.flatnonzero(batch == length) + begin)
+        for length in np.unique(batch[batch > 0])
+    ]
 
 
 def _no_fast_path(text: str) -> None:

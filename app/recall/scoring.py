@@ -125,8 +125,10 @@ def line_scores(
     for term_id, weight, is_focus in _state_terms(index, state, fixed.term_weights, focus_words):
         ids, term_weights = index.postings(term_id)
         lines.append(ids)
-        # in float64, as the weights are summed: float32 times a Python float stays float32
-        weights.append(term_weights if weight == 1.0 else np.multiply(term_weights, weight))
+        if weight == 1.0:
+            weights.append(term_weights)
+        else:  # in float64, as they are summed (float32 times a Python float stays float32)
+            weights.append(np.multiply(term_weights, weight, dtype=np.float64))
         if is_focus:
             focused.append(ids)
     if options.focus and not focused:
