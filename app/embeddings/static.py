@@ -47,7 +47,7 @@ class StaticEmbedder:
         # A plain table (no token remapping, no per-token weights, as the default model is) is
         # mean-pooled here, from token ids made by `AsciiWordPiece` where it applies: a few
         # texts (a query, a decision's sentences) in float32, in a third of the time model2vec's
-        # `encode` takes; many (a write) with `encode`'s own arithmetic, in 40% of its time.
+        # `encode` takes; many (a write) with `encode`'s own arithmetic, in a third of its time.
         self._plain = self._model.token_mapping is None and self._model.weights is None
         self._float_table = self._model.embedding.dtype in (np.float16, np.float32)
         self._words = AsciiWordPiece.for_tokenizer(self._model.tokenizer)

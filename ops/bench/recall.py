@@ -3,7 +3,7 @@
     .venv/bin/python ops/bench/recall.py [path/to/locomo-dev.json]
 
 Needs the benchmark-only packages `bm25s` (numpy backend) and `rank_bm25` for the rows it
-compares against; Dossier's own recall is pure Python.
+compares against; Dossier's own recall needs only numpy, which it already depends on.
 
 Latency. The subject is built from the LoCoMo file itself, so the words are real chat: every
 dialog turn, observation, session-summary sentence and event line of all conversations
