@@ -1,6 +1,6 @@
 """Vectors for rows being written: made inline by a fast embedder, or left to the queue.
 
-A static model embeds 10,000 lines in about a third of a second, so a write stores its rows'
+A static model embeds 10,000 lines in about a tenth of a second, so a write stores its rows'
 vectors in the same transaction. A sentence encoder is 100 times slower: its rows are written
 without, and the `embeddings` queue fills them in (app.embeddings.refresh); recall uses their
 words meanwhile.

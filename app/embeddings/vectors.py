@@ -42,8 +42,10 @@ class LineVectors:
         self.absent = absent
         self.model = model
         two_steps = len(matrix) >= SHORTLIST_FROM and matrix.shape[1] > PREFIX_DIMS
+        # (PREFIX_DIMS, lines): the product with the query reads it ~15% faster this way
+        # round than as rows of the matrix
         self.prefix: Matrix | None = (
-            np.ascontiguousarray(matrix[:, :PREFIX_DIMS]) if two_steps else None
+            np.ascontiguousarray(matrix[:, :PREFIX_DIMS].T) if two_steps else None
         )
 
     @property
@@ -86,12 +88,11 @@ class LineVectors:
             return np.arange(len(self.matrix)), self.matrix @ query
         if self.prefix is None:
             cosines = self.matrix @ query
-            top = np.argpartition(-cosines, most)[:most]
+            top = largest(cosines, most)
             return top, cosines[top]
-        coarse = self.prefix @ query[:PREFIX_DIMS]
-        shortlist = np.argpartition(-coarse, SHORTLIST)[:SHORTLIST]
+        shortlist = largest(query[:PREFIX_DIMS] @ self.prefix, SHORTLIST)
         exact = self.matrix[shortlist] @ query
-        keep = np.argpartition(-exact, most)[:most]
+        keep = largest(exact, most)
         return shortlist[keep], exact[keep]
 
     def similarity(self, lines: Sequence[int], query: Matrix) -> Matrix:
@@ -130,3 +131,28 @@ class LineVectors:
         if len(body) != _HEADER + size + (rows + 7) // 8:
             raise CorruptVectors("truncated line vectors")
         return cls(matrix, absent, model)
+
+
+_SAMPLE_STEP = 16
+_SAMPLE_FROM = 1_000  # below it, argpartition is as fast
+
+
+def largest(values: Matrix, count: int) -> npt.NDArray[np.intp]:
+    """The positions of the `count` largest values, in no order (of equal values at the edge,
+    any), as `argpartition` finds them but about three times faster on 10,000 values.
+
+    `argpartition` reads every value several times; most are far below the answer. A
+    threshold from every 16th value (the value 2 * count / 16 places from the top of that
+    sample) keeps about twice `count` values, whose order is then found exactly; when it
+    keeps fewer than `count` (a sample unlike the whole), every value is partitioned. Below
+    _SAMPLE_FROM values, or for a count under _SAMPLE_STEP / 2, the sample would not pay."""
+    if count >= len(values):
+        return np.arange(len(values))
+    spare = 2 * count // _SAMPLE_STEP
+    if spare >= 1 and len(values) >= _SAMPLE_FROM:
+        sample = values[::_SAMPLE_STEP]
+        threshold = np.partition(sample, len(sample) - spare)[len(sample) - spare]
+        above = np.flatnonzero(values >= threshold)
+        if len(above) >= count:
+            return above[np.argpartition(values[above], len(above) - count)[len(above) - count :]]
+    return np.argpartition(values, len(values) - count)[len(values) - count :]

@@ -27,9 +27,27 @@ _NEGATIVE_ANYWHERE = re.compile(
 )
 
 
+# A word every match of the pattern holds, lower-cased. Case-blind patterns are slow in `re`
+# (~9 microseconds a line for the two, 90 ms for a 10,000-line write), and most lines hold
+# none of these words, which `in` finds in a fraction of that. Only for ASCII lines: case-blind
+# matching also folds a few other letters onto ASCII ones ("ſ" is an "s" to it).
+_NUMBER_WORDS = tuple("than least most up over under above below exceed minimum maximum".split())
+_NEGATIVE_WORDS = ("must", "should", "shall", "may", "never", "allowed", "forbidden")
+
+
+def _may_hold(line: str, words: tuple[str, ...]) -> bool:
+    """False when the line cannot match a pattern whose every match holds one of `words`."""
+    if not line.isascii():
+        return True
+    lowered = line.lower()
+    return any(word in lowered for word in words)
+
+
 def line_warnings(line: str) -> list[LineWarning]:
     warnings: list[LineWarning] = []
-    if _NEGATIVE_START.search(line) or _NEGATIVE_ANYWHERE.search(line):
+    if _NEGATIVE_START.search(line) or (
+        _may_hold(line, _NEGATIVE_WORDS) and _NEGATIVE_ANYWHERE.search(line)
+    ):
         warnings.append(
             LineWarning(
                 code="memory_negative_rule",
@@ -40,7 +58,7 @@ def line_warnings(line: str) -> list[LineWarning]:
                 ),
             )
         )
-    if _NUMBER_RULE.search(line):
+    if _may_hold(line, _NUMBER_WORDS) and _NUMBER_RULE.search(line):
         warnings.append(
             LineWarning(
                 code="memory_number_rule",

@@ -14,17 +14,24 @@ from collections.abc import Sequence
 from math import log
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import numpy.typing as npt
+
 from app.recall.terms import PAIR_JOINER, words_and_phrases
 
 if TYPE_CHECKING:
     from app.recall.scoring import _Fixed
+
+LineIds = npt.NDArray[np.uint16] | npt.NDArray[np.uint32]
+Weights = npt.NDArray[np.float32]
+_ID_TYPES = {"H": np.uint16, "I": np.uint32}
 
 
 # BM25+ parameters. A line is one fact, and a longer line is usually a fuller fact rather
 # than a wordier one, so length counts for less than in documents (B 0.3, not the usual
 # 0.75), and DELTA gives a matched word a floor however long its line (BM25+). On the LoCoMo
 # benchmark (ops/bench/recall.py) K1 0.6 to 1.5, B 0.2 to 0.5 and DELTA 0.25 to 1 all land
-# within 0.005 of each other; the lower B also keeps the query-time score bounds tight.
+# within 0.005 of each other.
 K1 = 1.2
 B = 0.3
 DELTA = 0.5
@@ -34,7 +41,7 @@ PHRASE_WEIGHT = 1.0
 already rewards it; weighting it like a word keeps one phrase from outvoting the rest."""
 
 
-_FORMAT_VERSION = 1
+_FORMAT_VERSION = 2  # 2: no forward index, no score bounds (exhaustive scoring)
 _MAGIC = b"DRI1"
 
 
@@ -45,26 +52,21 @@ class CorruptIndex(ValueError):
 class RecallIndex:
     """Posting lists of one subject's lines, with every BM25 contribution precomputed.
 
-    Inverted: for term t, `_ids[_offsets[t]:_offsets[t + 1]]` are the lines holding it
-    (ascending) and `_weights` over the same range what each of those lines scores for it;
-    `_max_weight[t]` bounds that score. Forward: for line n,
-    `_line_terms[_line_offsets[n]:_line_offsets[n + 1]]` are the terms it holds, so a query
-    can finish a line's score without walking the long lists of common words. Arrays rather
-    than lists keep a cached 10,000-line subject at a few megabytes in process.
+    For term t, `_ids[_offsets[t]:_offsets[t + 1]]` are the lines holding it (ascending)
+    and `_weights` over the same range what each of those lines scores for it. Arrays rather
+    than lists keep a cached 10,000-line subject at a few megabytes in process; a query reads
+    them as numpy views (`postings`), without copying.
     """
 
     __slots__ = (
         "line_count",
+        "term_ids",
         "_terms",
-        "_term_ids",
         "_offsets",
         "_ids",
         "_weights",
-        "_max_weight",
-        "_line_offsets",
-        "_line_terms",
-        "_ids_view",
-        "_weights_view",
+        "_ids_array",
+        "_weights_array",
         "_fixed",
     )
 
@@ -72,16 +74,20 @@ class RecallIndex:
         self,
         line_count: int,
         terms: list[str],
-        inverted: tuple[array[int], array[int], array[float], array[float]],
-        forward: tuple[array[int], array[int]],
+        inverted: tuple[array[int], array[int], array[float]],
     ) -> None:
         self.line_count = line_count
         self._terms = terms
-        self._term_ids = {term: n for n, term in enumerate(terms)}
-        self._offsets, self._ids, self._weights, self._max_weight = inverted
-        self._line_offsets, self._line_terms = forward
-        self._ids_view, self._weights_view = memoryview(self._ids), memoryview(self._weights)
-        self._fixed: dict[tuple[str, tuple[str, ...]], _Fixed] = {}  # see _fixed_part
+        self.term_ids = {term: n for n, term in enumerate(terms)}
+        self._offsets, self._ids, self._weights = inverted
+        self._ids_array: LineIds = np.frombuffer(self._ids, dtype=_ID_TYPES[self._ids.typecode])
+        self._weights_array: Weights = np.frombuffer(self._weights, dtype=np.float32)
+        self._fixed: dict[tuple[str, tuple[str, ...]], _Fixed] = {}  # see scoring._fixed_part
+
+    def postings(self, term_id: int) -> tuple[LineIds, Weights]:
+        """The lines holding the term (ascending) and what each scores for it (views)."""
+        start, end = self._offsets[term_id], self._offsets[term_id + 1]
+        return self._ids_array[start:end], self._weights_array[start:end]
 
     @property
     def term_count(self) -> int:
@@ -101,14 +107,7 @@ class RecallIndex:
         return arrays + 100 * len(self._terms)
 
     def _arrays(self) -> tuple[array[Any], ...]:
-        return (
-            self._offsets,
-            self._ids,
-            self._weights,
-            self._max_weight,
-            self._line_offsets,
-            self._line_terms,
-        )
+        return (self._offsets, self._ids, self._weights)
 
     def to_bytes(self) -> bytes:
         """Compact, safe-to-load bytes: a JSON header (format, line count, terms) and the
@@ -118,7 +117,6 @@ class RecallIndex:
                 "v": _FORMAT_VERSION,
                 "lines": self.line_count,
                 "ids": self._ids.typecode,
-                "term_ids": self._line_terms.typecode,
                 "terms": self._terms,
             },
             ensure_ascii=False,
@@ -141,15 +139,13 @@ class RecallIndex:
             raise CorruptIndex("unreadable recall index") from exc
         if not isinstance(header, dict) or header.get("v") != _FORMAT_VERSION:
             raise CorruptIndex("unknown recall index version")
-        line_count, terms = header.get("lines"), header.get("terms")
-        id_code, term_code = header.get("ids"), header.get("term_ids")
+        line_count, terms, id_code = header.get("lines"), header.get("terms"), header.get("ids")
         if (
             not isinstance(line_count, int)
             or line_count < 0
             or not isinstance(terms, list)
             or not all(isinstance(t, str) for t in terms)
-            or id_code not in ("H", "I")
-            or term_code not in ("H", "I")
+            or id_code not in _ID_TYPES
         ):
             raise CorruptIndex("malformed recall index header")
         view = memoryview(body)[4 + header_len :]
@@ -157,19 +153,9 @@ class RecallIndex:
         total = offsets[-1]
         ids, view = _read_array(id_code, total, view)
         weights, view = _read_array("f", total, view)
-        max_weight, view = _read_array("f", len(terms), view)
-        line_offsets, view = _read_array("I", line_count + 1, view)
-        line_terms, view = _read_array(term_code, total, view)
-        if (
-            len(view)
-            or not _is_offsets(offsets, total)
-            or not _is_offsets(line_offsets, total)
-            or (total and (max(ids) >= line_count or max(line_terms) >= len(terms)))
-        ):
+        if len(view) or not _is_offsets(offsets, total) or (total and max(ids) >= line_count):
             raise CorruptIndex("malformed recall index postings")
-        return cls(
-            line_count, terms, (offsets, ids, weights, max_weight), (line_offsets, line_terms)
-        )
+        return cls(line_count, terms, (offsets, ids, weights))
 
 
 def build_index(lines: Sequence[str]) -> RecallIndex:
@@ -196,31 +182,22 @@ def build_index(lines: Sequence[str]) -> RecallIndex:
         for term in terms
     ]
     postings: list[list[tuple[int, float]]] = [[] for _ in terms]
-    line_offsets = array("I", [0])
-    line_terms = array("H" if len(terms) <= 0xFFFF else "I")
     for line_no, (counts, length) in enumerate(per_line):
         norm = K1 * (1 - B + B * length / average_length) if average_length else K1
         once = (K1 + 1) / (1 + norm) + DELTA  # the factor for a term the line holds once
-        held = sorted((term_ids[term], tf) for term, tf in counts.items())
-        for term_id, tf in held:
+        for term, tf in counts.items():
             factor = once if tf == 1 else tf * (K1 + 1) / (tf + norm) + DELTA
+            term_id = term_ids[term]
             postings[term_id].append((line_no, idf[term_id] * factor))
-        line_terms.extend(term_id for term_id, _ in held)
-        line_offsets.append(len(line_terms))
 
     offsets = array("I", [0])
     ids = array("H" if line_count <= 0xFFFF else "I")
     weights = array("f")
-    max_weight = array("f")
     for entries in postings:
         ids.extend(line_no for line_no, _ in entries)
         weights.extend(weight for _, weight in entries)
         offsets.append(len(ids))
-        # the bound must hold for the stored float32 weights, so take it from them
-        max_weight.append(max(weights[offsets[-2] : offsets[-1]]))
-    return RecallIndex(
-        line_count, terms, (offsets, ids, weights, max_weight), (line_offsets, line_terms)
-    )
+    return RecallIndex(line_count, terms, (offsets, ids, weights))
 
 
 def _idf(line_count: int, doc_freq: int) -> float:

@@ -3,7 +3,7 @@
     .venv/bin/python ops/bench/recall.py [path/to/locomo-dev.json]
 
 Needs the benchmark-only packages `bm25s` (numpy backend) and `rank_bm25` for the rows it
-compares against; Dossier's own recall is pure Python.
+compares against; Dossier's own recall needs only numpy, which it already depends on.
 
 Latency. The subject is built from the LoCoMo file itself, so the words are real chat: every
 dialog turn, observation, session-summary sentence and event line of all conversations
@@ -12,9 +12,8 @@ round, until there are 10,000 lines. Queries are the non-adversarial questions, 
 of them joined into a state. Each engine's time per query includes splitting the query into
 words; index building is timed apart. Every query runs ROUNDS times and keeps its fastest
 run (a shared machine's preemptions are not the engine's); rank_bm25 scores every line per
-query, so it runs once on a sample of the queries. "agreement" is the share of Dossier's
-hits that exhaustive scoring also returns (below 1 only where a query passes the engine's
-worst-case bound, see app.recall.scoring.recall).
+query, so it runs once on a sample of the queries. Dossier's lexical scoring is exhaustive
+(app.recall.scoring), so only the shortlist row has an "agreement" (below).
 
 Meaning. The hybrid rows (app.recall.hybrid) use the packaged static model: their time per
 query includes embedding the state, and the lines' vectors are made once, timed apart (as a
@@ -50,7 +49,6 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 from app.embeddings.base import Embedder, to_stored  # noqa: E402
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.embeddings.vectors import PREFIX_DIMS, LineVectors  # noqa: E402
-from app.recall import scoring  # noqa: E402
 from app.recall.hybrid import Meaning, hybrid_recall  # noqa: E402
 from app.recall.index import RecallIndex, build_index  # noqa: E402
 from app.recall.scoring import (  # noqa: E402
@@ -171,15 +169,11 @@ def latency_rows(
         return [hit.index for hit in hits]
 
     rows: list[Row] = [
-        (
-            "dossier, state only, top_k 6",
-            timed(states, state_only),
-            agreement(states, state_only),
-        ),
+        ("dossier, state only, top_k 6", timed(states, state_only), None),
         (
             "dossier, state + names + question words, top_k 6",
             timed(states, with_names_and_question),
-            agreement(states, with_names_and_question),
+            None,
         ),
     ]
     try:
@@ -277,18 +271,6 @@ def timed(states: list[str], query: Callable[[str], object], rounds: int = ROUND
             query(state)
             best[n] = min(best[n], (time.perf_counter() - start) * 1000)
     return best
-
-
-def agreement(states: list[str], query: Callable[[str], list[int]]) -> float:
-    """Share of the hits that exhaustive scoring returns too (the bound lifted)."""
-    bounded = [set(query(state)) for state in states]
-    saved = scoring._OR_BUDGET
-    scoring._OR_BUDGET = sys.maxsize
-    try:
-        exact = [set(query(state)) for state in states]
-    finally:
-        scoring._OR_BUDGET = saved
-    return sum(len(b & e) for b, e in zip(bounded, exact, strict=True)) / sum(map(len, exact))
 
 
 def percentile(values: list[float], pct: int) -> float:

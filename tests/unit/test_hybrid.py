@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.embeddings.vectors import LineVectors
+from app.embeddings.vectors import LineVectors, largest
 from app.recall.hybrid import (
     SEARCH_SEMANTIC_WEIGHT,
     SEMANTIC_FLOOR,
@@ -150,3 +150,19 @@ def test_nearest_lines_are_exact_below_the_shortlist_size_and_found_above_it() -
             best = set(np.argsort(-exact)[:10].tolist())
             found = len(best & set(top.tolist()))
             assert found == 10 if vectors.prefix is None else found >= 8
+
+
+def test_the_largest_values_are_found_however_they_lie() -> None:
+    """The sampled threshold gives argpartition's set, also when the sample misleads it."""
+    rng = np.random.default_rng(3)
+    spread = rng.standard_normal(10_000).astype(np.float32)
+    only_sampled_high = np.where(np.arange(10_000) % 16 == 0, 1 + spread, spread - 10)
+    top_hidden = spread.copy()
+    top_hidden[1::16] += 10  # the best values all sit between the sampled ones
+    for values in (spread, only_sampled_high.astype(np.float32), top_hidden):
+        for count in (1, 10, 256, 700):
+            found = largest(values, count)
+            assert len(found) == count
+            expected = np.argpartition(values, len(values) - count)[len(values) - count :]
+            assert set(found.tolist()) == set(expected.tolist())
+    assert sorted(largest(spread[:5], 10).tolist()) == [0, 1, 2, 3, 4]

@@ -47,3 +47,18 @@ def test_lines_that_compare_numbers_in_words(line: str) -> None:
 )
 def test_plain_facts_get_no_warning(line: str) -> None:
     assert codes(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("ORDERS OF MORE THAN 500 EUROS NEED A MANAGER.", ["memory_number_rule"]),
+        ("Support Staff MUST NOT promise refunds.", ["memory_negative_rule"]),
+        ("Refunds Up To €200 are automatic.", ["memory_number_rule"]),
+        ("The plan covers at leaſt 3 seats.", ["memory_number_rule"]),  # re folds ſ onto s
+        ("Café staff may not open before 9.", ["memory_negative_rule"]),
+    ],
+)
+def test_case_and_letters_outside_ascii_still_warn(line: str, expected: list[str]) -> None:
+    """The cheap word check before the patterns never hides a match."""
+    assert codes(line) == expected
