@@ -13,17 +13,23 @@ vector, hashed stemmed words, hashed raw words and word pairs):
 Lasting sentences, each with its slot: ops/models/data/slots_train_a.jsonl, _b (24 everyday
 sentences per slot, many phrasings), _c (40 per slot in chat style: lowercase, filler, the fact
 inside a longer message), clauses_durable.jsonl (32 short statements per slot),
-messages_durable.jsonl (28 chat-length sentences per slot, the slot's keyword absent from
-about half) and contrast_durable.jsonl (602 sentences in groups on one topic that fill
-different slots: home, origin, nationality and office; health, allergy and diet; a colleague,
-a manager and a responsibility; ...). Sentences to keep out: the momentary half of lasting_train.jsonl (the gate's
-paired set), clauses_chatter.jsonl (questions, requests, momentary states, events, plans,
-hypotheticals, others' facts, feelings, fillers, near misses, pasted text) and
-messages_chatter.jsonl (the same kinds, chat-length and personal-sounding); every file after
-_c so far was written by a helper who had seen neither evaluation set (tests/data/,
-ops/bench/data/). numbers_chatter.jsonl holds 74 sentences with a number that is no age (a page,
-a room, an order, a score: 37 templates, two numbers each), so a number alone does not make an
-age.
+messages_durable.jsonl (28 chat-length sentences per slot, the slot's keyword absent from about
+half), contrast_durable.jsonl (602 sentences in groups on one topic that fill different slots:
+home, origin, nationality and office; health, allergy and diet; a colleague, a manager and a
+responsibility; ...) and change_durable.jsonl (320 changes that now hold: "got promoted to senior
+data analyst last month", "switched to Linux Mint for good").
+
+Sentences to keep out: the momentary half of lasting_train.jsonl (the gate's paired set),
+clauses_chatter.jsonl (questions, requests, momentary states, events, plans, hypotheticals,
+others' facts, feelings, fillers, near misses, pasted text), messages_chatter.jsonl (the same
+kinds, chat-length and personal-sounding), change_passing.jsonl (each of change_durable's
+changes paired with a passing sentence on its topic: a one-off event, a trial, a plan, a
+momentary state, someone else's change) and numbers_chatter.jsonl (74 sentences with a number
+that is no age: a page, a room, an order, a score; 37 templates, two numbers each, so a number
+alone does not make an age).
+
+Every file after _c but numbers_chatter was written by a helper who had seen neither evaluation
+set (tests/data/, ops/bench/data/).
 
 The ridge strength is chosen by 5-fold cross-validated accuracy of both heads. Deterministic;
 numpy only; tied to the embedding model's name.
@@ -52,8 +58,9 @@ LASTING = (
     "clauses_durable",
     "messages_durable",
     "contrast_durable",
+    "change_durable",
 )
-KEPT_OUT = ("clauses_chatter", "messages_chatter", "numbers_chatter")
+KEPT_OUT = ("clauses_chatter", "messages_chatter", "numbers_chatter", "change_passing")
 RIDGES = (0.3, 1.0, 3.0)
 FOLDS = 5
 
