@@ -28,6 +28,14 @@ momentary state, someone else's change) and numbers_chatter.jsonl (74 sentences 
 that is no age: a page, a room, an order, a score; 37 templates, two numbers each, so a number
 alone does not make an age).
 
+Written too, and not used: indirect_durable.jsonl (20 lasting sentences per slot said in
+passing: "with three kids under five, weekends are chaos", "34, if it matters") and
+personal_near_miss.jsonl (480 to keep out, in the user's voice with the slots' words: others'
+lasting facts, passing illness, places and tools, questions about their situation, fragments;
+20 lines implying the user's own partner, child or boss taken out, as they would teach that a
+relation is no fact). With both, the tuning set's recall fell by one fact (0.855 to 0.848, its
+chatter kept out 60 of 60 either way), so the heads are trained without them.
+
 Every file after _c but numbers_chatter was written by a helper who had seen neither evaluation
 set (tests/data/, ops/bench/data/).
 
@@ -60,7 +68,12 @@ LASTING = (
     "contrast_durable",
     "change_durable",
 )
-KEPT_OUT = ("clauses_chatter", "messages_chatter", "numbers_chatter", "change_passing")
+KEPT_OUT = (
+    "clauses_chatter",
+    "messages_chatter",
+    "numbers_chatter",
+    "change_passing",
+)
 RIDGES = (0.3, 1.0, 3.0)
 FOLDS = 5
 
@@ -72,10 +85,15 @@ def rows(name: str) -> list[dict[str, object]]:
 
 def ridge(features: np.ndarray, targets: np.ndarray, strength: float) -> np.ndarray:
     """Weights (the last row the bias) minimising squared error plus `strength` times their
-    squared length; solved in the dual (rows x rows), as there are fewer rows than features."""
+    squared length; solved in the primal (features x features) or the dual (rows x rows),
+    whichever system is smaller: the two give the same weights."""
     design = np.hstack([features, np.ones((len(features), 1))])
-    gram = design @ design.T + strength * np.eye(len(design))
-    return np.asarray(design.T @ np.linalg.solve(gram, targets))
+    rows, columns = design.shape
+    if rows < columns:
+        gram = design @ design.T + strength * np.eye(rows)
+        return np.asarray(design.T @ np.linalg.solve(gram, targets))
+    covariance = design.T @ design + strength * np.eye(columns)
+    return np.asarray(np.linalg.solve(covariance, design.T @ targets))
 
 
 def scores(weights: np.ndarray, features: np.ndarray) -> np.ndarray:
