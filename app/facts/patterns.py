@@ -596,7 +596,8 @@ class EmbeddedExtractor:
     ) -> None:
         """Facts the durable reader finds where the patterns read none: first in each whole
         sentence that may state a fact, then in the clauses of any sentence (a second fact, or
-        one said before a question), for slots the sentence has not given yet."""
+        one said before a question), for slots the sentence has not given yet. The patterns'
+        facts of a question's or a request's clauses count too: the whole gave nothing."""
         whole = [
             (sentence, said_on, items)
             for _, sentence, said_on, items in per_sentence
@@ -609,14 +610,15 @@ class EmbeddedExtractor:
         for (sentence, said_on, items), reading in zip(whole, readings, strict=True):
             if reading is not None:
                 items.insert(0, _as_fact(reading, sentence, said_on))
+        parts: list[tuple[str, str, date, list[Extracted]]] = []
         for _, sentence, said_on, items in per_sentence:
-            if not keeps_open(sentence):
-                items.extend(_clause_patterns(sentence, said_on))
-        parts = [
-            (clause, sentence, said_on, items)
-            for _, sentence, said_on, items in per_sentence
-            for clause in _open_clauses(sentence, said_on)
-        ]
+            whole_gave_nothing = not keeps_open(sentence)
+            for clause in _statement_clauses(sentence):
+                read = extract_sentence(clause, said_on)
+                if not _reads_a_fact(read):
+                    parts.append((clause, sentence, said_on, items))
+                elif whole_gave_nothing:  # "I'm vegetarian, what should I order?"
+                    items.extend(item for item in read if item.kind == "fact")
         readings = reader.read([clause for clause, _, _, _ in parts], clauses=True)
         for (_, sentence, said_on, items), reading in zip(parts, readings, strict=True):
             if reading is not None and reading.slot not in {i.slot for i in items}:
@@ -636,36 +638,15 @@ def _reads_a_fact(items: list[Extracted]) -> bool:
     return any(item.kind in ("fact", "end") for item in items)
 
 
-def _open_clauses(sentence: str, said_on: date) -> list[str]:
-    """The clauses of a sentence of several that may state a fact the patterns did not read:
-    not a question or a request themselves, and not the question a sentence ends with."""
+def _statement_clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence of several that may state a fact: not a question, a request
+    or a condition themselves, and not the question the sentence ends with."""
     found = clauses(sentence)
     if len(found) < 2:
         return []
     if sentence.endswith("?"):
         found = found[:-1]
-    return [
-        clause
-        for clause in found
-        if keeps_open(clause) and not _reads_a_fact(extract_sentence(clause, said_on))
-    ]
-
-
-def _clause_patterns(sentence: str, said_on: date) -> list[Extracted]:
-    """Facts the patterns read in the statements of a question or a request ("I'm vegetarian,
-    what should I order?"): the sentence as a whole gave nothing."""
-    found = clauses(sentence)
-    if len(found) < 2:
-        return []
-    if sentence.endswith("?"):
-        found = found[:-1]
-    return [
-        item
-        for clause in found
-        if keeps_open(clause)
-        for item in extract_sentence(clause, said_on)
-        if item.kind == "fact"
-    ]
+    return [clause for clause in found if keeps_open(clause)]
 
 
 def _as_fact(reading: Reading, sentence: str, said_on: date) -> Extracted:
