@@ -6,10 +6,12 @@ Bobby" (a name, and what to call them), "i'm 34 and just started running, any be
 (an age, inside a question). The durable reader reads the whole sentence first; its clauses let
 it find the second fact, and the fact said before a question or a request.
 
-A clause ends at a comma, a semicolon, a dash or a bracket, and before "but", "so", "because"
-and their kin, and before "and" when a new subject follows ("and I", "and my"): "Irish and
-Dutch" stays whole. Leading joiners and fillers ("and", "so", "btw", "honestly") are dropped,
-so a clause reads as said on its own. Pieces of a single word are not clauses.
+A clause ends at a comma, a semicolon, a dash or a bracket, and before "but", "because" and
+their kin, before "so" when a subject follows ("so I"; "for so long" is one clause), and before
+"and" when a new subject follows ("and I", "and my") a subject of its own: "Irish and Dutch" and
+"my husband and I are vegan" stay whole. Leading joiners and fillers ("and", "so", "btw",
+"honestly") are dropped, so a clause reads as said on its own. Pieces of a single word are not
+clauses.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import re
 
 _BOUNDARY = re.compile(
     r"\s*[,;]\s+|\s+[-—–]+\s+|\s*[—–]\s*|\s*\(\s*|\s*\)\s*"
-    r"|\s+(?:but|so|because|cause|cos|though|although|whereas|while)\s+"
-    r"|\s+and\s+(?=(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|im|ive|my|we|we're|we’re|we've|our|me)\b)",
+    r"|\s+(?:but|because|cause|cos|though|although|whereas|while)\s+"
+    r"|\s+so\s+(?=(?:i|i'm|i’m|i've|i’ve|we|my|our|it|that|they|he|she)\b)"
+    r"|(?P<and>\s+and\s+)(?=(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|im|ive|my|we|we're|we’re|we've|"
+    r"our|me)\b)",
     re.IGNORECASE,
 )
 _JOINER = re.compile(
@@ -31,10 +35,25 @@ _JOINER = re.compile(
 def clauses(sentence: str) -> list[str]:
     """The sentence's clauses of two words or more, in order, each without a leading joiner."""
     found: list[str] = []
-    for piece in _BOUNDARY.split(sentence):
+    for piece in _pieces(sentence):
         clause = piece.strip()
         while (trimmed := _JOINER.sub("", clause).strip()) != clause:
             clause = trimmed
         if len(clause.split()) >= 2:
             found.append(clause)
     return found
+
+
+def _pieces(sentence: str) -> list[str]:
+    """The text between boundaries; "and" before a subject is no boundary after a subject of
+    two words or fewer ("My husband and I are both vegan", "me and my wife moved to Porto")."""
+    pieces: list[str] = []
+    start = 0
+    for boundary in _BOUNDARY.finditer(sentence):
+        before = sentence[start : boundary.start()]
+        if boundary.group("and") and len(before.split()) <= 2:
+            continue
+        pieces.append(before)
+        start = boundary.end()
+    pieces.append(sentence[start:])
+    return pieces

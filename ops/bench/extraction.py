@@ -21,9 +21,8 @@ use: ops/bench/data/extraction_tuning.jsonl (the durable reader's thresholds wer
 and tests/data/extraction_heldout_everyday.jsonl (written before tuning by someone who had not
 seen the extractor, never tuned on), and tests/data/extraction_heldout_everyday_2.jsonl (written
 for the durable reader's third version by someone who had seen neither the extractor, its
-training data nor the other sets; measured when that version was done and after one fix, never
-tuned on). A chatter message
-is kept out when it gives nothing.
+training data nor the other sets; measured after each change chosen on the tuning set, never
+tuned on). A chatter message is kept out when it gives nothing.
 """
 
 from __future__ import annotations

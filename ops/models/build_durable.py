@@ -88,9 +88,9 @@ def ridge(features: np.ndarray, targets: np.ndarray, strength: float) -> np.ndar
     squared length; solved in the primal (features x features) or the dual (rows x rows),
     whichever system is smaller: the two give the same weights."""
     design = np.hstack([features, np.ones((len(features), 1))])
-    rows, columns = design.shape
-    if rows < columns:
-        gram = design @ design.T + strength * np.eye(rows)
+    count, columns = design.shape
+    if count < columns:
+        gram = design @ design.T + strength * np.eye(count)
         return np.asarray(design.T @ np.linalg.solve(gram, targets))
     covariance = design.T @ design + strength * np.eye(columns)
     return np.asarray(np.linalg.solve(covariance, design.T @ targets))

@@ -53,6 +53,8 @@ def test_the_reader_keeps_what_no_pattern_was_written_for(text: str, slot: str, 
         "my sister has lived in Oslo for years, she loves it",
         "If I moved to Canada, would I need a visa?",
         "I'm stuck at the airport, my flight to Riga got cancelled",
+        "Thanks, that helps with note 32!",
+        "Nice, room 214 it is.",
     ],
 )
 def test_the_reader_keeps_chatter_out(text: str) -> None:
@@ -87,6 +89,37 @@ def test_clauses_give_a_second_fact_and_the_fact_before_a_question(
     assert found <= {(f.slot, f.value) for f in facts(text, EmbeddedExtractor(READER))}
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a condition on a standing instruction is part of it
+        ("If I ask for code, always use Python.", {"If I ask for code, always use Python"}),
+        # an answer to the assistant, then a statement
+        ("Great, I've just relocated to Gdansk for good.", {"Gdansk"}),
+        ("Nice to meet you, I'm Ana from Porto.", {"Ana"}),
+        # the user is in it
+        ("My doctor says I have type 2 diabetes.", {"My doctor says I have type 2 diabetes"}),
+        # a band's name, not a hypothetical
+        ("Imagine Dragons is my favourite band", {"Imagine Dragons is my favourite band"}),
+        # the whole sentence's reading takes its value from the clause that states it
+        ("i've been living in Oslo since 2015, grew up in Lagos though", {"Lagos"}),
+        # pasted text is no statement about oneself
+        (" ".join(["word"] * 200), set()),
+        ("ha, my cat, right on the keyboard again.", set()),
+    ],
+)
+def test_what_the_reader_takes_from_harder_sentences(text: str, found: set[str]) -> None:
+    assert {f.value for f in facts(text, EmbeddedExtractor(READER))} == found
+
+
+def test_a_clause_fact_takes_the_span_its_own_clause_states() -> None:
+    (fact,) = facts(
+        "until next Friday I'm living out of a suitcase, I have type 2 diabetes.",
+        EmbeddedExtractor(READER),
+    )
+    assert (fact.slot, fact.valid_until) == ("health", None)
+
+
 def test_a_sentence_splits_into_clauses_at_commas_dashes_and_joiners() -> None:
     assert clauses("born in Lagos, moved to London when I was 20") == [
         "born in Lagos",
@@ -101,6 +134,12 @@ def test_a_sentence_splits_into_clauses_at_commas_dashes_and_joiners() -> None:
         "I speak Irish and Dutch",
         "my wife speaks Welsh",
     ]
+    # "and" after a short subject, and "so" as an intensifier, join
+    assert clauses("My husband and I are both vegan, so I cook a lot") == [
+        "My husband and I are both vegan",
+        "I cook a lot",
+    ]
+    assert clauses("I've been vegan for so long") == ["I've been vegan for so long"]
     # fillers go, and so do pieces of one word
     assert clauses("ok so btw — I'm a nurse (nights, mostly)") == ["I'm a nurse"]
 
