@@ -39,8 +39,10 @@ chatter kept out 60 of 60 either way), so the heads are trained without them.
 Every file after _c but numbers_chatter was written by a helper who had seen neither evaluation
 set (tests/data/, ops/bench/data/).
 
-The ridge strength is chosen by 5-fold cross-validated accuracy of both heads. Deterministic;
-numpy only; tied to the embedding model's name.
+The ridge strength is chosen by 5-fold cross-validated accuracy of both heads. The folds are
+random, so a pair of change_durable / change_passing or a group of contrast_durable can fall on
+both sides: the cross-validated figures flatter the heads a little (the held-out extraction
+sets are the honest measure). Deterministic; numpy only; tied to the embedding model's name.
 """
 
 from __future__ import annotations
