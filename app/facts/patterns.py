@@ -568,14 +568,20 @@ not a sentence: "I work at St. Mary's hospital" is one sentence."""
 
 
 def sentences(text: str) -> list[str]:
+    """The text's sentences; a piece ending with an abbreviation joins the next, unless the
+    sentence so far spans lines. Only a piece's last word is looked at, so a long text full of
+    "St." and "Dr." costs time in proportion to its length."""
     pieces = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
-    joined: list[str] = []
+    joined: list[list[str]] = []
+    spans_lines: list[bool] = []
     for piece in pieces:
-        if joined and _ABBREVIATION.search(joined[-1]) and "\n" not in joined[-1]:
-            joined[-1] = f"{joined[-1]} {piece}"
+        if joined and not spans_lines[-1] and _ABBREVIATION.search(joined[-1][-1].split()[-1]):
+            joined[-1].append(piece)
         else:
-            joined.append(piece)
-    return joined
+            joined.append([piece])
+            spans_lines.append(False)
+        spans_lines[-1] = spans_lines[-1] or "\n" in piece
+    return [" ".join(parts) for parts in joined]
 
 
 class EmbeddedExtractor:

@@ -170,6 +170,10 @@ def test_abbreviations_do_not_end_a_sentence_or_a_name() -> None:
         "I work as a nurse at St. Mary's hospital.",
         "Dr. Patel is great.",
     ]
+    assert sentences("I met Dr. Patel at St. Mary's on Mt. Pleasant St. today. Then home.") == [
+        "I met Dr. Patel at St. Mary's on Mt. Pleasant St. today.",
+        "Then home.",
+    ]
     found = {(f.slot, f.value) for f in facts("I work as a nurse at St. Mary's.", EXTRACTOR)}
     assert found == {("role", "nurse"), ("employer", "St. Mary's")}
 
