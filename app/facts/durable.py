@@ -168,29 +168,30 @@ class DurableReader:
 
     def read(self, texts: Sequence[str], *, clauses: bool = False) -> list[Reading | None]:
         """For each sentence (or clause, with the stricter thresholds): its reading when it
-        states something lasting about a slot, else None."""
-        if not texts:
-            return []
+        states something lasting about a slot, else None. Texts shorter than `MIN_WORDS`
+        (`MIN_CLAUSE_WORDS`) or longer than `MAX_WORDS` are not read."""
+        fewest = MIN_CLAUSE_WORDS if clauses else MIN_WORDS
+        readable = [n for n, text in enumerate(texts) if fewest <= len(text.split()) <= MAX_WORDS]
+        found: list[Reading | None] = [None] * len(texts)
+        if not readable:
+            return found
         lasting_at_least = CLAUSE_LASTING_SCORE if clauses else LASTING_SCORE
         slot_at_least = CLAUSE_SLOT_SCORE if clauses else SLOT_SCORE
-        features = reader_features(self.embedder, texts)
+        features = reader_features(self.embedder, [texts[n] for n in readable])
         lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
         slot_scores = features @ self.slot_weights[:-1] + self.slot_weights[-1]
-        found: list[Reading | None] = []
-        for text, lasts, row in zip(texts, lasting, slot_scores, strict=True):
+        for n, lasts, row in zip(readable, lasting, slot_scores, strict=True):
             best = int(row.argmax())
             if lasts < lasting_at_least or row[best] < slot_at_least:
-                found.append(None)
                 continue
-            slot, said = self.slots[best], as_said(text)
+            slot, said = self.slots[best], as_said(texts[n])
             if (
                 slot not in RELATION_SLOTS
                 and _SOMEONE_ELSE.search(said)
                 and not _THE_USER_TOO.search(said)
             ):
-                found.append(None)
                 continue
-            found.append(Reading(slot, value_of(slot, said), said))
+            found[n] = Reading(slot, value_of(slot, said), said)
         return found
 
 

@@ -18,14 +18,7 @@ from typing import TypeVar
 
 from app.facts.clauses import clauses
 from app.facts.dates import DayPhrase, find_days, tense_of
-from app.facts.durable import (
-    MAX_WORDS,
-    MIN_CLAUSE_WORDS,
-    MIN_WORDS,
-    DurableReader,
-    Reading,
-    as_said,
-)
+from app.facts.durable import DurableReader, Reading
 from app.facts.extraction import Extracted, Turn
 
 T = TypeVar("T")
@@ -618,19 +611,21 @@ class EmbeddedExtractor:
         one said before a question), for slots the sentence has not given yet. The patterns'
         facts of a question's or a request's clauses count too: the whole gave nothing."""
         whole = [
-            (sentence, said_on, items)
-            for _, sentence, said_on, items in per_sentence
+            n
+            for n, (_, sentence, _, items) in enumerate(per_sentence)
             if not _reads_a_fact(items)
             and keeps_open(sentence)
             and not _ACKNOWLEDGES.search(sentence)
-            and MIN_WORDS <= len(sentence.split()) <= MAX_WORDS
         ]
-        readings = reader.read([sentence for sentence, _, _ in whole])
-        for (sentence, said_on, items), reading in zip(whole, readings, strict=True):
+        readings = reader.read([per_sentence[n][1] for n in whole])
+        read_whole: dict[int, Extracted] = {}
+        for n, reading in zip(whole, readings, strict=True):
             if reading is not None:
-                items.insert(0, _as_fact(reading, sentence, said_on))
-        parts: list[tuple[str, str, date, list[Extracted]]] = []
-        for _, sentence, said_on, items in per_sentence:
+                _, sentence, said_on, items = per_sentence[n]
+                read_whole[n] = _as_fact(reading, sentence, said_on)
+                items.insert(0, read_whole[n])
+        parts: list[tuple[int, str]] = []
+        for n, (_, sentence, said_on, items) in enumerate(per_sentence):
             whole_closed = not keeps_open(sentence)
             answers = bool(_ACKNOWLEDGES.search(sentence))
             for clause in _statement_clauses(sentence):
@@ -638,22 +633,23 @@ class EmbeddedExtractor:
                     continue  # "thanks, that helps with note 32": more of the answer
                 read = extract_sentence(clause, said_on)
                 if not _reads_a_fact(read):
-                    if len(clause.split()) >= MIN_CLAUSE_WORDS:
-                        parts.append((clause, sentence, said_on, items))
+                    parts.append((n, clause))
                 elif whole_closed:  # "I'm vegetarian, what should I order?"
                     items.extend(item for item in read if item.kind in ("fact", "end"))
                 # else the whole sentence's patterns read what this clause's read
-        readings = reader.read([clause for clause, _, _, _ in parts], clauses=True)
-        for (clause, sentence, said_on, items), reading in zip(parts, readings, strict=True):
+        readings = reader.read([clause for _, clause in parts], clauses=True)
+        for (n, clause), reading in zip(parts, readings, strict=True):
             if reading is None:
                 continue
-            same_slot = next((i for i in items if i.slot == reading.slot), None)
-            if same_slot is None:
+            _, _, said_on, items = per_sentence[n]
+            whole_fact = read_whole.get(n)
+            if not any(item.slot == reading.slot for item in items):
                 items.append(_as_fact(reading, clause, said_on))
-            elif same_slot.text == as_said(sentence) and same_slot.value != reading.value:
+            elif whole_fact is not None and whole_fact.slot == reading.slot:
                 # the whole sentence's reading named the other clause's place or name
                 # ("living in Oslo since 2015, grew up in Lagos though": origin is Lagos)
-                items[items.index(same_slot)] = replace(same_slot, value=reading.value)
+                read_whole[n] = replace(whole_fact, value=reading.value)
+                items[items.index(whole_fact)] = read_whole[n]
 
 
 _ACKNOWLEDGES = re.compile(
@@ -680,12 +676,13 @@ def _statement_clauses(sentence: str) -> list[str]:
         return []
     if sentence.endswith("?") and found and found[-1].endswith("?"):
         found = found[:-1]
-    return [clause for clause in found if keeps_open(clause) and len(clause.split()) <= MAX_WORDS]
+    return [clause for clause in found if keeps_open(clause)]
 
 
-def _as_fact(reading: Reading, sentence: str, said_on: date) -> Extracted:
-    """The reader's fact, with the span its text states ("since March", "until May")."""
-    span = _span_of(sentence, said_on)
+def _as_fact(reading: Reading, read_from: str, said_on: date) -> Extracted:
+    """The reader's fact, with the span the sentence or clause it was read from states
+    ("since March", "until May")."""
+    span = _span_of(read_from, said_on)
     return Extracted(
         kind="fact",
         text=reading.text,

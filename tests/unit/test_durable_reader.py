@@ -112,6 +112,27 @@ def test_what_the_reader_takes_from_harder_sentences(text: str, found: set[str])
     assert {f.value for f in facts(text, EmbeddedExtractor(READER))} == found
 
 
+def test_a_condition_states_no_fact_even_to_the_patterns_alone() -> None:
+    assert facts("If I moved to Canada, I'd need a visa.", EmbeddedExtractor(None)) == []
+    assert facts("I moved to Canada.", EmbeddedExtractor(None)) != []
+
+
+def test_the_reader_reads_no_text_too_short_or_too_long_for_a_statement() -> None:
+    lasting = "I have type 2 diabetes"
+    assert READER.read([lasting])[0] is not None
+    assert READER.read(["Type 2 diabetes"]) == [None]  # under 4 words as a sentence
+    assert READER.read([f"{lasting}, " + "and so on " * 20]) == [None]  # over 60 words
+    assert READER.read(["my cat"], clauses=True) == [None]  # under 3 words as a clause
+
+
+def test_several_clauses_of_one_slot_leave_one_fact() -> None:
+    found = facts(
+        "living in Oslo since 2015, grew up in Lagos though, raised in Accra really",
+        EmbeddedExtractor(READER),
+    )
+    assert [f.slot for f in found].count("origin") == 1
+
+
 def test_a_clause_fact_takes_the_span_its_own_clause_states() -> None:
     (fact,) = facts(
         "until next Friday I'm living out of a suitcase, I have type 2 diabetes.",
