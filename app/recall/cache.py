@@ -82,8 +82,9 @@ class RecallIndexCache:
             return None
         try:
             return RecallIndex.from_bytes(raw)
-        except CorruptIndex:
-            log.warning("corrupt recall index in the cache; rebuilding it")
+        except CorruptIndex as unreadable:
+            # after an upgrade of the index format this reads "unknown recall index version"
+            log.warning("recall index in the cache unreadable (%s); rebuilding it", unreadable)
             return None
 
     def _vectors_from_shared(self, key: str) -> LineVectors | None:
@@ -92,8 +93,8 @@ class RecallIndexCache:
             return None
         try:
             return LineVectors.from_bytes(raw)
-        except CorruptVectors:
-            log.warning("corrupt line vectors in the cache; loading them again")
+        except CorruptVectors as unreadable:
+            log.warning("line vectors in the cache unreadable (%s); loading them again", unreadable)
             return None
 
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import random
+import zlib
 
+import fakeredis
 import pytest
 
+from app.cache import SubjectCache
 from app.recall import scoring
+from app.recall.cache import RecallIndexCache
 from app.recall.index import CorruptIndex, RecallIndex, build_index
 from app.recall.scoring import Hit, RecallOptions, recall
 from app.recall.terms import fold_ending, subject_name_words, words_and_phrases
@@ -291,8 +296,6 @@ def test_malformed_bytes_are_refused(bad: bytes) -> None:
 
 
 def test_truncated_bytes_are_refused() -> None:
-    import zlib
-
     data = build_index(CONTOSO_LINES).to_bytes()
     body = zlib.decompress(data[4:])
     with pytest.raises(CorruptIndex):
@@ -416,3 +419,29 @@ def _same(hits: list[Hit], expected: list[Hit]) -> bool:
 def test_chunked_words_are_index_terms(text: str) -> None:
     """Recall runs index_terms chunk by chunk (for its cache); that must equal the whole."""
     assert [t for chunk in text.split() for t in index_terms(chunk)] == index_terms(text)
+
+
+def test_an_index_of_an_older_format_in_redis_is_rebuilt_and_replaced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """After an upgrade changes the index format, a subject's cached copy is rebuilt once,
+    with a log that says why, and the new copy replaces it."""
+    shared = SubjectCache(fakeredis.FakeRedis(), ttl_seconds=60)
+    key = shared.key("t1", 7, 3, kind="recall")
+    data = build_index(CONTOSO_LINES).to_bytes()
+    body = zlib.decompress(data[4:])
+    size = int.from_bytes(body[:4], "little")
+    header = json.loads(body[4 : 4 + size])
+    old_header = json.dumps({**header, "v": 1}, separators=(",", ":")).encode()
+    old_body = len(old_header).to_bytes(4, "little") + old_header + body[4 + size :]
+    shared.set_bytes(key, data[:4] + zlib.compress(old_body))
+
+    cache = RecallIndexCache(shared, max_bytes=10_000_000, partial_seconds=1)
+    with caplog.at_level("WARNING"):
+        index = cache.get("t1", 7, 3, CONTOSO_LINES)
+
+    assert index.line_count == len(CONTOSO_LINES)
+    assert "unknown recall index version" in caplog.text
+    replaced = shared.get_bytes(key)
+    assert replaced is not None
+    assert RecallIndex.from_bytes(replaced).line_count == len(CONTOSO_LINES)
