@@ -9,6 +9,7 @@ against what is already known (`app.facts.reconcile`) is the same for every extr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -35,6 +36,17 @@ MULTI_VALUED = frozenset(
 
 OPPOSITES = {"likes": "dislikes", "dislikes": "likes"}
 """Slots whose same value contradicts: liking cilantro retires disliking it."""
+
+GAVE_UP = re.compile(r"^(?:No longer|Quit|Stopped|Gave up)\s")
+"""How a `habit` fact that the user gave something up begins ("No longer drinks coffee", "Quit
+smoking"): said with an end, it is what holds once the end has retired the old habit, so a
+later end of the same thing leaves it be, and taking the thing up again retires it."""
+RESUMES = frozenset({"habit", "diet", "uses", "likes"})
+"""Slots in which a new fact takes up again what a `GAVE_UP` habit of the same value gave up."""
+
+
+def gave_up(text: str) -> bool:
+    return GAVE_UP.match(text) is not None
 
 
 @dataclass(frozen=True)

@@ -265,7 +265,7 @@ _NO_LONGER = re.compile(
     rf"\bI(?:'ve|’ve|\s+have)?\s+(?:no\s+longer|don't|don’t|do\s+not)\s+"
     rf"(?P<verb>[a-z]+)\s+(?P<v>{PHRASE})\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
-    rf"|\bI(?:'ve|’ve|\s+have)?\s+(?:stopped|quit|given\s+up|gave\s+up)\s+"
+    rf"|\bI(?:'ve|’ve|\s+have)?\s+(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
     rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?){END}",
     re.IGNORECASE,
 )
@@ -280,7 +280,9 @@ _TRAILING_TIME = re.compile(
 
 def _no_longer(sentence: str) -> Iterator[_Found]:
     """ "I don't drink coffee anymore", "I no longer use Slack", "I've quit smoking": whatever
-    was known of it ends (any slot whose value or text names it; `reconcile` decides)."""
+    was known of it ends (any slot whose value or text names it; `reconcile` decides), and
+    what holds now is kept after the end, as a habit ("No longer drinks coffee", "Quit
+    smoking"): without it, a user who never said they drank coffee would be known for nothing."""
     for match in _NO_LONGER.finditer(sentence):
         verb = (match.group("verb") or match.group("verb2") or "").lower()
         if verb in ("work", "live"):
@@ -289,6 +291,23 @@ def _no_longer(sentence: str) -> Iterator[_Found]:
         value = _TRAILING_TIME.sub("", value)
         if value and value.split()[0].lower() not in PRONOUNS:
             yield _Found("end", None, value, f"No longer: {value}", match.start())
+            if verb:
+                given_up = f"No longer {_third_person(verb)} {value}"
+            else:  # "Quit smoking", "Stopped running marathons", "Gave up sugar"
+                quit = " ".join(match.group("quit").lower().replace("given", "gave").split())
+                given_up = f"{quit[0].upper()}{quit[1:]} {value}"
+            yield _Found("fact", "habit", value, given_up, match.start())
+
+
+def _third_person(verb: str) -> str:
+    """ "drink" -> "drinks", "watch" -> "watches", "have" -> "has", "fly" -> "flies"."""
+    if verb in ("have", "do", "go"):
+        return {"have": "has", "do": "does", "go": "goes"}[verb]
+    if verb.endswith(("s", "sh", "ch", "x", "z")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def _instructions(sentence: str) -> Iterator[_Found]:

@@ -9,6 +9,8 @@ A pure function over in-memory facts, so every case is testable without a databa
   one is added; a new value that starts later ("from 1 November") leaves the old one holding
   until that day, when it ends by itself;
 - liking what the user disliked (and the other way round) retires the old preference;
+- taking up again what a habit fact said was given up ("No longer drinks coffee", then "Drinks
+  coffee every morning") retires it;
 - an `end` ("I left Northwind on 1 August") retires the matching fact on that day, or, for a
   day still to come, makes it hold until then;
 - events never retire; the same event on the same day is a duplicate.
@@ -20,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from app.facts.extraction import MULTI_VALUED, OPPOSITES, Extracted
+from app.facts.extraction import MULTI_VALUED, OPPOSITES, RESUMES, Extracted, gave_up
 from app.text.words import fold
 
 
@@ -93,13 +95,14 @@ def _event(plan: Plan, active: dict[int, Known], item: Extracted) -> None:
 
 def _end(plan: Plan, active: dict[int, Known], item: Extracted, today: date) -> None:
     """An end with a slot stops that slot's fact (of that value when it names one); one without
-    ("I don't drink coffee anymore") stops every fact whose value or text names its value."""
+    ("I don't drink coffee anymore") stops every fact whose value or text names its value,
+    but for one saying it was given up ("No longer drinks coffee", said with it)."""
     day = item.on or item.said_on
     for fact_id, fact in list(active.items()):
         if fact.kind != "fact":
             continue
         if item.slot is None:
-            if not item.value or not (
+            if gave_up(fact.text) or not item.value or not (
                 same_value(fact.value, item.value) or _names(fact.text, item.value)
             ):
                 continue
@@ -126,6 +129,9 @@ def _fact(plan: Plan, active: dict[int, Known], item: Extracted, today: date) ->
         if fact.slot == OPPOSITES.get(item.slot) and same_value(fact.value, item.value):
             _stop(plan, active, fact_id, starts, today, by=len(plan.inserts))
             continue
+        if _takes_up_again(item, fact):
+            _stop(plan, active, fact_id, starts, today, by=len(plan.inserts))
+            continue
         if fact.slot != item.slot:
             continue
         if same_value(fact.value, item.value):
@@ -137,6 +143,18 @@ def _fact(plan: Plan, active: dict[int, Known], item: Extracted, today: date) ->
         if item.slot not in MULTI_VALUED:
             _stop(plan, active, fact_id, starts, today, by=len(plan.inserts))
     _insert(plan, active, item)
+
+
+def _takes_up_again(item: Extracted, fact: Known) -> bool:
+    """Whether `item` takes up what `fact` said was given up ("Drinks coffee every morning"
+    after "No longer drinks coffee")."""
+    return (
+        fact.slot == "habit"
+        and gave_up(fact.text)
+        and item.slot in RESUMES
+        and not gave_up(item.text)
+        and same_value(fact.value, item.value)
+    )
 
 
 def _unchanged(fact: Known, item: Extracted) -> bool:

@@ -258,17 +258,22 @@ def test_end_to_end_from_messages_retirement_under_a_frozen_clock() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "value"),
+    ("text", "value", "holds_now"),
     [
-        ("I don't drink coffee anymore.", "coffee"),
-        ("I no longer use Slack.", "Slack"),
-        ("I've quit smoking for good.", "smoking"),
-        ("I stopped running marathons last year.", "running marathons"),
+        ("I don't drink coffee anymore.", "coffee", "No longer drinks coffee"),
+        ("I no longer use Slack.", "Slack", "No longer uses Slack"),
+        ("I've quit smoking for good.", "smoking", "Quit smoking"),
+        ("I have given up smoking.", "smoking", "Gave up smoking"),
+        ("I stopped running marathons last year.", "running marathons", "Stopped running marathons"),
+        ("I don't watch TV anymore.", "TV", "No longer watches TV"),
     ],
 )
-def test_saying_something_no_longer_holds_ends_it(text: str, value: str) -> None:
-    (end,) = extract(text)
+def test_saying_something_no_longer_holds_ends_it_and_keeps_what_holds_now(
+    text: str, value: str, holds_now: str
+) -> None:
+    end, now = extract(text)
     assert (end.kind, end.slot, end.value, end.on) == ("end", None, value, MONDAY)
+    assert (now.kind, now.slot, now.value, now.text) == ("fact", "habit", value, holds_now)
 
 
 @pytest.mark.parametrize(
@@ -287,6 +292,30 @@ def test_an_end_without_a_slot_retires_whatever_names_it_in_any_slot() -> None:
     ]
     plan = reconcile(stored, extract("I don't drink coffee anymore."), today=MONDAY)
     assert sorted((r.fact_id, r.day) for r in plan.retires) == [(1, MONDAY), (2, MONDAY)]
+    assert [(i.slot, i.text) for i in plan.inserts] == [("habit", "No longer drinks coffee")]
+
+
+def test_giving_up_again_what_was_given_up_retires_nothing() -> None:
+    stored = [known(1, "habit", "coffee", "No longer drinks coffee")]
+    plan = reconcile(stored, extract("I don't drink coffee anymore."), today=MONDAY)
+    assert plan.retires == [] and plan.inserts == [] and plan.duplicates == 1
+
+
+@pytest.mark.parametrize(
+    ("slot", "value", "text", "retired"),
+    [
+        ("habit", "I drink coffee every morning again", "I drink coffee every morning again", True),
+        ("likes", "coffee", "Likes coffee", True),
+        ("dislikes", "coffee", "Dislikes coffee", False),
+        ("habit", "tea", "Drinks tea", False),
+    ],
+)
+def test_taking_up_again_what_was_given_up_retires_the_giving_up(
+    slot: str, value: str, text: str, retired: bool
+) -> None:
+    stored = [known(1, "habit", "coffee", "No longer drinks coffee")]
+    plan = reconcile(stored, [fact(slot, value, text)], today=MONDAY)
+    assert [r.fact_id for r in plan.retires] == ([1] if retired else [])
 
 
 def test_same_value_reads_whole_words() -> None:
