@@ -20,6 +20,7 @@ from app.facts.clauses import clauses
 from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.durable import DurableReader, Reading
 from app.facts.extraction import Extracted, Turn
+from app.text.casual import first_person_capitalised
 
 T = TypeVar("T")
 
@@ -259,6 +260,32 @@ def _ends(sentence: str) -> Iterator[_Found]:
         yield _Found(
             "end", "home", match.group("v"), f"No longer lives in {match.group('v')}", match.start()
         )
+    for match in _NOT_ANY_MORE.finditer(sentence):
+        value = (match.group("v") or match.group("v2")).strip()
+        verb = match.group("verb") or match.group("verb2")
+        slot = _ENDED_BY_VERB[" ".join(verb.lower().split())]
+        yield _Found("end", slot, value, _ENDED_TEXT[slot].format(value), match.start())
+
+
+_NOT_ANY_MORE = re.compile(
+    rf"\bI(?:['’]m|\s+am)?\s+(?:don['’]t|do\s+not|no\s+longer|not)\s+"
+    rf"(?P<verb>work\s+(?:at|for)|report\s+to|with)\s+(?P<v>{PHRASE})\s+any\s?more\b"
+    rf"|\bI\s+no\s+longer\s+(?P<verb2>report\s+to)\s+(?P<v2>{NAME})",
+    re.IGNORECASE,
+)
+"""Ends said with "anymore", whose value may be written in lower case ("I don't work at
+deloitte anymore", "I'm not with Marco anymore"), and "I no longer report to Steph"."""
+_ENDED_BY_VERB = {
+    "work at": "employer",
+    "work for": "employer",
+    "report to": "manager",
+    "with": "partner",
+}
+_ENDED_TEXT = {
+    "employer": "No longer works at {}",
+    "manager": "No longer reports to {}",
+    "partner": "No longer with {}",
+}
 
 
 _NO_LONGER = re.compile(
@@ -271,6 +298,12 @@ _NO_LONGER = re.compile(
 )
 
 
+_AFTER_THE_THING = re.compile(
+    r"\s+(?:and|but|so|because|when|after|before|since|for\s+good|in\s+(?:\d{4}|[A-Z]\w+))\b"
+)
+"""Where what was given up ends: "smoking for good in February and the cravings are the worst"
+gave up "smoking"."""
+_PREPOSITIONS = frozenset({"to", "with", "at", "for", "in", "on", "from", "about", "by"})
 _TRAILING_TIME = re.compile(
     r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|(?:last|this)\s+(?:year|month|week)|"
     r"yesterday|today|in\s+\d{4}|since\s+\w+))+$",
@@ -285,11 +318,11 @@ def _no_longer(sentence: str) -> Iterator[_Found]:
     smoking"): without it, a user who never said they drank coffee would be known for nothing."""
     for match in _NO_LONGER.finditer(sentence):
         verb = (match.group("verb") or match.group("verb2") or "").lower()
-        if verb in ("work", "live"):
-            continue  # a job or a home: `_ends` reads those, with their slot
+        if verb in ("work", "live", "report"):
+            continue  # a job, a home, a manager: `_ends` reads those, with their slot
         value = _clean(match.group("v") or match.group("v2") or match.group("v3"))
-        value = _TRAILING_TIME.sub("", value)
-        if value and value.split()[0].lower() not in PRONOUNS:
+        value = _TRAILING_TIME.sub("", _AFTER_THE_THING.split(value)[0])
+        if value and value.split()[0].lower() not in PRONOUNS | _PREPOSITIONS:
             yield _Found("end", None, value, f"No longer: {value}", match.start())
             if verb:
                 given_up = f"No longer {_third_person(verb)} {value}"
@@ -613,7 +646,7 @@ class EmbeddedExtractor:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
             (number, sentence, turn.said_on, extract_sentence(sentence, turn.said_on))
             for number, turn in enumerate(turns)
-            for sentence in sentences(turn.text)
+            for sentence in sentences(first_person_capitalised(turn.text))
         ]
         if self.reader is not None:
             self._read_the_rest(self.reader, per_sentence)
@@ -662,7 +695,7 @@ class EmbeddedExtractor:
                 continue
             _, _, said_on, items = per_sentence[n]
             whole_fact = read_whole.get(n)
-            if not any(item.slot == reading.slot for item in items):
+            if not any(item.kind == "fact" and item.slot == reading.slot for item in items):
                 items.append(_as_fact(reading, clause, said_on))
             elif whole_fact is not None and whole_fact.slot == reading.slot:
                 # the whole sentence's reading named the other clause's place or name

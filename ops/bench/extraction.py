@@ -59,6 +59,11 @@ DEFAULT_SETS = (
         "second everyday held-out set (issue 17), written by someone who had seen neither the "
         "extractor, its training data nor the other sets, never tuned on",
     ),
+    (
+        DATA / "extraction_heldout_everyday_3.jsonl",
+        "third everyday held-out set (issue 17), written in session 8 by someone who had seen "
+        "neither the extractor, its training data nor the other sets, never tuned on",
+    ),
 )
 
 
