@@ -20,6 +20,7 @@ from app.facts.clauses import clauses
 from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.durable import DurableReader, Reading
 from app.facts.extraction import Extracted, Turn
+from app.facts.pasted import without_pasted
 from app.text.casual import first_person_capitalised
 
 T = TypeVar("T")
@@ -646,7 +647,7 @@ class EmbeddedExtractor:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
             (number, sentence, turn.said_on, extract_sentence(sentence, turn.said_on))
             for number, turn in enumerate(turns)
-            for sentence in sentences(first_person_capitalised(turn.text))
+            for sentence in sentences(first_person_capitalised(without_pasted(turn.text)))
         ]
         if self.reader is not None:
             self._read_the_rest(self.reader, per_sentence)
@@ -726,7 +727,7 @@ def _statement_clauses(sentence: str) -> list[str]:
     found = clauses(sentence)
     if found == [sentence] or _CONDITIONAL.search(sentence):
         return []
-    if sentence.endswith("?") and found and found[-1].endswith("?"):
+    if found and (found[-1].endswith("?") or _ASKING_CLAUSE.search(found[-1])):
         found = found[:-1]
     return [clause for clause in found if keeps_open(clause)]
 
@@ -746,10 +747,41 @@ def _as_fact(reading: Reading, read_from: str, said_on: date) -> Extracted:
     )
 
 
+_OPENERS = r"^(?:(?:so|ok(?:ay)?|hey|btw|also|and|but|quick\s+q(?:uestion)?|anyway)\s*[,:]?\s+)?"
+_NOT_ME_NEXT = r"(?:['’]s)?\b(?!\s+(?:I|I['’]m|I['’]ve|we|we['’]re)\b)"
+_ASKS_BY_TAIL = r"|\b(?:what\s+do\s+(?:you|u)\s+think|any\s+(?:tips|ideas|advice|thoughts))\W*$"
+_UNMARKED_QUESTION = re.compile(
+    rf"{_OPENERS}(?:what|whats|how|why|where|which|who|whose|is|are|can|could|should|do|does|"
+    rf"did){_NOT_ME_NEXT}{_ASKS_BY_TAIL}",
+    re.IGNORECASE,
+)
+"""A question typed without its question mark: "whats the commute from Harlem like", "is 30 too
+old to start piano", "python or go, what do u think". A sentence that opens with a question word
+of its own is not one: "where I live it rains", "what I do is payroll"."""
+_ASKING_CLAUSE = re.compile(
+    rf"{_OPENERS}(?:what|whats|how|why|where|which|who|any){_NOT_ME_NEXT}{_ASKS_BY_TAIL}",
+    re.IGNORECASE,
+)
+"""The same of a sentence's last clause, but for the verbs: a clause after a name opens with
+its verb ("Rahul, my husband, does all the cooking")."""
+
+
+def asks(text: str) -> bool:
+    """Whether a sentence is a question, marked or not."""
+    return text.endswith("?") or bool(_UNMARKED_QUESTION.search(text))
+
+
+def _last_clause_asks(sentence: str) -> bool:
+    last = (clauses(sentence) or [sentence])[-1]
+    return last.endswith("?") or bool(_ASKING_CLAUSE.search(last))
+
+
 def keeps_open(sentence: str) -> bool:
-    """Whether a sentence may state a fact at all: not a question, a request or a passing want."""
+    """Whether a sentence may state a fact at all: not a question, a request or a passing want
+    (a sentence whose last clause asks is a question too)."""
     return (
-        not sentence.endswith("?")
+        not asks(sentence)
+        and not _last_clause_asks(sentence)
         and not _is_momentary(sentence)
         and not (_CONDITIONAL.search(sentence) and not _STANDING_RULE.search(sentence))
     )

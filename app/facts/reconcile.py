@@ -102,8 +102,10 @@ def _end(plan: Plan, active: dict[int, Known], item: Extracted, today: date) -> 
         if fact.kind != "fact":
             continue
         if item.slot is None:
-            if gave_up(fact.text) or not item.value or not (
-                same_value(fact.value, item.value) or _names(fact.text, item.value)
+            if (
+                gave_up(fact.text)
+                or not item.value
+                or not (same_value(fact.value, item.value) or _names(fact.text, item.value))
             ):
                 continue
         elif fact.slot != item.slot or (item.value and not same_value(fact.value, item.value)):

@@ -264,7 +264,11 @@ def test_end_to_end_from_messages_retirement_under_a_frozen_clock() -> None:
         ("I no longer use Slack.", "Slack", "No longer uses Slack"),
         ("I've quit smoking for good.", "smoking", "Quit smoking"),
         ("I have given up smoking.", "smoking", "Gave up smoking"),
-        ("I stopped running marathons last year.", "running marathons", "Stopped running marathons"),
+        (
+            "I stopped running marathons last year.",
+            "running marathons",
+            "Stopped running marathons",
+        ),
         ("I don't watch TV anymore.", "TV", "No longer watches TV"),
     ],
 )

@@ -1,0 +1,140 @@
+"""Messages as people type them in chat: a lower-case first person, questions without their
+mark, content pasted into a request, ends said with "anymore" in lower case."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
+from app.facts.durable import DurableReader
+from app.facts.extraction import Extracted, Turn
+from app.facts.pasted import without_pasted
+from app.facts.patterns import EmbeddedExtractor, asks, keeps_open
+from app.text.casual import first_person_capitalised
+
+MONDAY = date(2026, 3, 2)
+PATTERNS = EmbeddedExtractor(None)
+WITH_READER = EmbeddedExtractor(DurableReader.for_embedder(StaticEmbedder(DEFAULT_MODEL)))
+
+
+def read(text: str, extractor: EmbeddedExtractor = WITH_READER) -> list[Extracted]:
+    return extractor.extract([Turn(text, MONDAY)])
+
+
+@pytest.mark.parametrize(
+    ("typed", "read_as"),
+    [
+        ("im a nurse", "I'm a nurse"),
+        ("ive been here since may", "I've been here since may"),
+        ("i’d rather not", "I’d rather not"),
+        ("him and i went", "him and I went"),
+        ("iam tired", "I am tired"),
+        ("i.e. this one", "i.e. this one"),
+        ("i18n and my iPhone", "i18n and my iPhone"),
+        ("i) first", "i) first"),
+    ],
+)
+def test_the_casual_first_person_reads_as_i(typed: str, read_as: str) -> None:
+    assert first_person_capitalised(typed) == read_as
+
+
+def test_a_fact_typed_in_lower_case_is_kept_as_its_capitalised_form_is() -> None:
+    for typed in ("im a nurse", "I'm a nurse"):
+        (fact,) = read(typed, PATTERNS)
+        assert (fact.slot, fact.value) == ("role", "nurse")
+
+
+@pytest.mark.parametrize(
+    ("message", "left"),
+    [
+        ("convert to json: name: Ahmed Khan, email: ahmed.khan@example.com", "convert to json"),
+        ("fix the formatting: Jan Kowalski, ul. Dluga 14/3, 80-831 Gdansk", "fix the formatting"),
+        (
+            "getting this when i run the build:\nTypeError: x is undefined",
+            "getting this when i run the build",
+        ),
+        (
+            "what does this mean? 'Hi Anna, we need the signed SOW by Friday'",
+            "what does this mean? ",
+        ),
+        ("Quick context: I'm a nurse in Leeds", "Quick context: I'm a nurse in Leeds"),
+        ("My stack: Python, Postgres and Redis", "My stack: Python, Postgres and Redis"),
+        ("I'm sure it's fine, don't worry", "I'm sure it's fine, don't worry"),
+        ('my nickname is "Bobby"', 'my nickname is "Bobby"'),
+    ],
+)
+def test_content_handed_over_is_left_out_and_what_is_said_is_kept(message: str, left: str) -> None:
+    assert without_pasted(message) == left
+
+
+def test_names_and_emails_in_pasted_content_are_not_the_users() -> None:
+    assert (
+        read("convert to json: name: Ahmed Khan, email: ahmed.khan@example.com, office: Dubai")
+        == []
+    )
+    assert read("fix the formatting: Jan Kowalski, tel. +48 501 234 567") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "whats the fastest way to learn dutch",
+        "is 30 too old to start piano",
+        "how do i explain route planning on a cv",
+        "python or go for our new service, what do u think",
+        "moving to Leeds soon, any tips",
+    ],
+)
+def test_a_question_without_its_mark_states_nothing(question: str) -> None:
+    assert not keeps_open(first_person_capitalised(question))
+    assert read(question) == []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "where I live it rains most of the year",
+        "what I do is payroll for three companies",
+        "Rahul, my husband, does all the cooking in our house",
+        "our parrot, Kiwi, is older than my marriage",
+    ],
+)
+def test_a_statement_opening_with_a_question_word_or_a_verb_after_a_name_is_no_question(
+    statement: str,
+) -> None:
+    assert not asks(statement) and keeps_open(statement)
+
+
+def test_a_statement_before_an_unmarked_question_is_kept() -> None:
+    (fact,) = [i for i in read("I'm vegan, any tips for eating out in Lyon") if i.kind == "fact"]
+    assert (fact.slot, fact.value) == ("diet", "vegan")
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("i don't work at deloitte anymore", "employer", "deloitte"),
+        ("we split up so i'm not with Marco anymore", "partner", "Marco"),
+        ("i no longer report to Steph", "manager", "Steph"),
+    ],
+)
+def test_an_end_in_lower_case_ends_its_slot_and_is_never_read_as_the_fact(
+    message: str, slot: str, value: str
+) -> None:
+    found = read(message)
+    assert [(i.kind, i.slot, i.value) for i in found] == [("end", slot, value)]
+
+
+def test_an_end_and_the_new_fact_of_its_slot_in_one_sentence_are_both_kept() -> None:
+    found = read("i no longer report to Steph, my new manager is Olu Bankole.")
+    assert [(i.kind, i.slot, i.value) for i in found] == [
+        ("end", "manager", "Steph"),
+        ("fact", "manager", "Olu Bankole"),
+    ]
+
+
+def test_what_was_given_up_ends_before_what_follows_it() -> None:
+    found = read("I quit smoking for good in february and the cravings after meals are the worst.")
+    assert [(i.kind, i.value) for i in found] == [("end", "smoking"), ("fact", "smoking")]
