@@ -91,28 +91,43 @@ _PROPER = re.compile(
     r"(?<![.!?]\s)(?<!^)\b(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'’-]*"
     r"(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*){0,3}"
 )
+_NAMED_FIRST = re.compile(r"^([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?),\s+(?:my|our|the)\b")
 _I_AM = re.compile(r"^I(?:['’](?:m|ve|d|ll))?\s+")
 _RAW_WORD = re.compile(r"[^\W_]+|[@']")
 _NUMBER = re.compile(r"\d+")
 """Every number is one word to the hashed features: "I'm 34" and "I'm 52" say the same, and
 "note 31" must not look like an age because 31 was one in training."""
+_OTHERS = (
+    r"sister|brother|sibling|mum|mom|mother|dad|father|parents?|friends?|neighbou?rs?|cousin|"
+    r"aunt|uncle|grand\w+|colleagues?|co-?workers?|teammates?|boss|manager|landlord|landlady|"
+    r"flatmate|roommate|son|daughter|kids?|children|boys?|girls?|wife|husband|partner|"
+    r"boyfriend|girlfriend|fianc[ée]+|in-laws|niece|nephew|teacher|doctor|dog|cat|client|"
+    r"customers?|cto|ceo|cfo|coo|vp|director|lead|intern"
+)
 _SOMEONE_ELSE = re.compile(
-    r"^(?:(?:my|our)\s+(?:(?:best|older|younger|little|big|old)\s+)?(?:sister|brother|sibling|"
-    r"mum|mom|mother|dad|father|parents?|friends?|neighbou?rs?|cousin|aunt|uncle|grand\w+|"
-    r"colleagues?|co-?workers?|boss|manager|landlord|landlady|flatmate|roommate|son|daughter|"
-    r"kids?|children|wife|husband|partner|boyfriend|girlfriend|fianc[ée]+|in-laws|niece|"
-    r"nephew|teacher|doctor|dog|cat)(?:'s|’s)?|he|she|they|his|her|their)\b",
+    rf"^(?:(?:my|our)\s+(?:(?:best|older|younger|little|big|old|new)\s+)?(?P<who>{_OTHERS})"
+    r"(?:'s|’s)?|(?P<kin>mum|mom|dad|grandma|grandpa|nan)(?:'s|’s)?|he|she|they|his|her|their|"
+    r"[A-Z][a-z]+(?:,\s+(?:the|my|our)\b|\s+(?:on|in|from)\s+(?:my|our)\b))\b",
     re.IGNORECASE,
 )
+"""A sentence about someone else: "my sister has lived in Oslo for years", "dad's been diabetic
+for 20 years", "our new CTO speaks five languages", "Sara on my team is vegan", "Tomasz, the
+guy who sits next to me, runs marathons"…"""
+_RELATION_WORDS = {
+    "partner": re.compile(r"wife|husband|partner|boyfriend|girlfriend|fianc", re.I),
+    "child": re.compile(r"son|daughter|kids?|children|boys?|girls?", re.I),
+    "pet": re.compile(r"dog|cat", re.I),
+    "manager": re.compile(r"boss|manager|lead|director|vp", re.I),
+    "works_with": re.compile(r"colleagues?|co-?workers?|teammates?|client|customers?|lead", re.I),
+}
+"""…and whom a relation slot's sentence may open with: "my wife Sofia works nights" is the
+user's partner, "my sister … has three kids" is not the user's child."""
 _THE_USER_TOO = re.compile(
     r"\b(?:and|&)\s+(?:I|me)\b|\b(?:says?|said|told\s+me|thinks?|confirmed)\s+(?:that\s+)?I\b",
     re.IGNORECASE,
 )
 """…unless the user is in it: "my wife and I moved to Porto", "my doctor says I have type 2
 diabetes"."""
-RELATION_SLOTS = frozenset({"partner", "child", "pet", "manager", "works_with"})
-"""Slots whose fact names someone else: "my wife Sofia works nights" is the user's partner,
-but "my sister has lived in Oslo for years" is not the user's home."""
 
 
 class ReaderAbout(BaseModel):
@@ -185,14 +200,23 @@ class DurableReader:
             if lasts < lasting_at_least or row[best] < slot_at_least:
                 continue
             slot, said = self.slots[best], as_said(texts[n])
-            if (
-                slot not in RELATION_SLOTS
-                and _SOMEONE_ELSE.search(said)
-                and not _THE_USER_TOO.search(said)
-            ):
+            if _about_someone_else(slot, said):
                 continue
             found[n] = Reading(slot, value_of(slot, said), said)
         return found
+
+
+def _about_someone_else(slot: str, said: str) -> bool:
+    """Whether the sentence is about someone other than the user, not in the slot's relation
+    to them (and the user is not in it too: "my wife and I moved to Porto")."""
+    other = _SOMEONE_ELSE.search(said)
+    if other is None or _THE_USER_TOO.search(said):
+        return False
+    relation = _RELATION_WORDS.get(slot)
+    if relation is None:
+        return True
+    who = other.group("who")
+    return who is not None and relation.fullmatch(who) is None
 
 
 def reader_features(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
@@ -227,6 +251,9 @@ def value_of(slot: str, text: str) -> str:
             name = _I_AM.sub("", match.group().strip())  # "I'm Ana" names Ana
             if name and name not in ("I", "I'm", "I've", "I'd", "I'll") and match.start() > 0:
                 return name
+        named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"
+        if named_first:
+            return named_first.group(1)
     return text
 
 

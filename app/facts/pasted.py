@@ -28,7 +28,8 @@ _REQUEST_OR_POINTER = re.compile(
     r"\?\s*$|\b(?:this|these|the\s+following|below)\b",
     re.IGNORECASE,
 )
-_QUOTATION = re.compile(r"(?<!\w)['\"“‘](?=\S)[^'\"“”‘’\n]*?\S['\"”’](?!\w)")
+_QUOTATION = re.compile(r"(?<!\w)['\"“‘](?=\S)(?:[^'\"“”‘’\n]|(?<=\w)['’](?=\w))*?\S['\"”’](?!\w)")
+"""A quotation, whose words may hold apostrophes ('we'll need the SOW')."""
 _QUOTED_WORDS = 4
 
 

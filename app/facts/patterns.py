@@ -84,7 +84,7 @@ _MOMENTARY = re.compile(
     r"\bI(?:'d|’d|\s+would)\s+(?:like|love)\b|\bI\s+(?:need|want|wanna)\b|"
     rf"{I_AM}\s+(?:looking\s+for|thinking\s+(?:about|of)|trying\s+to|about\s+to|"
     r"planning\s+to|wondering|going\s+to\s+(?:try|look|check|ask))\b|"
-    r"\b(?:probably|maybe|perhaps|might)\b",
+    r"\b(?:probably|prob|prolly|maybe|perhaps|might)\b",
     re.IGNORECASE,
 )
 _CONDITIONAL = re.compile(

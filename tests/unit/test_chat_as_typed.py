@@ -138,3 +138,29 @@ def test_an_end_and_the_new_fact_of_its_slot_in_one_sentence_are_both_kept() -> 
 def test_what_was_given_up_ends_before_what_follows_it() -> None:
     found = read("I quit smoking for good in february and the cravings after meals are the worst.")
     assert [(i.kind, i.value) for i in found] == [("end", "smoking"), ("fact", "smoking")]
+
+
+@pytest.mark.parametrize(
+    "about_someone_else",
+    [
+        "our new CTO speaks five languages apparently",
+        "dad's been diabetic for like 20 yrs",
+        "my sister lives in Melbourne and has three kids",
+        "Sara on my team is vegan so the offsite menu was a whole thing",
+        "our client uses SAP for literally everything, its painful",
+    ],
+)
+def test_what_holds_of_someone_else_is_not_the_users(about_someone_else: str) -> None:
+    assert [i for i in read(about_someone_else) if i.kind == "fact"] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("Rahul, my husband, does all the cooking in our house", "partner", "Rahul"),
+        ("my wife Sofia works nights at the hospital", "partner", "Sofia"),
+        ("my daughter Mila started school in Porto this year", "child", "Mila"),
+    ],
+)
+def test_someone_in_their_relation_to_the_user_is_kept(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
