@@ -39,6 +39,7 @@ from pydantic import BaseModel
 from app.embeddings.base import Embedder
 from app.embeddings.loader import current_embedder
 from app.engines.lexical import terms
+from app.facts.extraction import MULTI_VALUED
 
 READER_FILE = Path(__file__).parent / "durable_model.npz"
 
@@ -91,6 +92,8 @@ _PROPER = re.compile(
     r"(?<![.!?]\s)(?<!^)\b(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'’-]*"
     r"(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*){0,3}"
 )
+_LISTED = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)([A-Z][\w'’-]+)(?![\w'’-])")
+"""One more name of a list: ", Leo", " and Leo", ", and Leo", " & Leo"."""
 _NAMED_FIRST = re.compile(r"^([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?),\s+(?:my|our|the)\b")
 _I_AM = re.compile(r"^I(?:['’](?:m|ve|d|ll))?\s+")
 _RAW_WORD = re.compile(r"[^\W_]+|[@']")
@@ -152,6 +155,8 @@ class Reading:
     slot: str
     value: str
     text: str
+    more: tuple[str, ...] = ()
+    """Other values listed with it, each a fact of its own ("two cats, Miso and Tofu")."""
 
 
 @dataclass(frozen=True)
@@ -202,7 +207,8 @@ class DurableReader:
             slot, said = self.slots[best], as_said(texts[n])
             if _about_someone_else(slot, said):
                 continue
-            found[n] = Reading(slot, value_of(slot, said), said)
+            value, *more = values_of(slot, said)
+            found[n] = Reading(slot, value, said, tuple(more))
         return found
 
 
@@ -246,15 +252,28 @@ def as_said(sentence: str) -> str:
 
 def value_of(slot: str, text: str) -> str:
     """The proper name a named slot's sentence mentions (not its first word), else the text."""
-    if slot in NAMED_SLOTS:
-        for match in _PROPER.finditer(text):
-            name = _I_AM.sub("", match.group().strip())  # "I'm Ana" names Ana
-            if name and name not in ("I", "I'm", "I've", "I'd", "I'll") and match.start() > 0:
-                return name
-        named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"
-        if named_first:
-            return named_first.group(1)
-    return text
+    return values_of(slot, text)[0]
+
+
+def values_of(slot: str, text: str) -> tuple[str, ...]:
+    """`value_of`, and for a slot of several values, the names listed with it ("two boys, Max
+    and Leo": Max, Leo)."""
+    if slot not in NAMED_SLOTS:
+        return (text,)
+    for match in _PROPER.finditer(text):
+        name = _I_AM.sub("", match.group().strip())  # "I'm Ana" names Ana
+        if name and name not in ("I", "I'm", "I've", "I'd", "I'll") and match.start() > 0:
+            return (name, *_listed_after(text, match.end())) if slot in MULTI_VALUED else (name,)
+    named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"
+    return (named_first.group(1),) if named_first else (text,)
+
+
+def _listed_after(text: str, at: int) -> list[str]:
+    names = []
+    while listed := _LISTED.match(text, at):
+        names.append(listed.group(1))
+        at = listed.end()
+    return names
 
 
 @lru_cache

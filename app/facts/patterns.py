@@ -676,7 +676,7 @@ class EmbeddedExtractor:
             if reading is not None:
                 _, sentence, said_on, items = per_sentence[n]
                 read_whole[n] = _as_fact(reading, sentence, said_on)
-                items.insert(0, read_whole[n])
+                items[:0] = [read_whole[n], *_listed_with(reading, read_whole[n])]
         parts: list[tuple[int, str]] = []
         for n, (_, sentence, said_on, items) in enumerate(per_sentence):
             whole_closed = not keeps_open(sentence)
@@ -697,8 +697,13 @@ class EmbeddedExtractor:
             _, _, said_on, items = per_sentence[n]
             whole_fact = read_whole.get(n)
             if not any(item.kind == "fact" and item.slot == reading.slot for item in items):
-                items.append(_as_fact(reading, clause, said_on))
-            elif whole_fact is not None and whole_fact.slot == reading.slot:
+                fact = _as_fact(reading, clause, said_on)
+                items.extend([fact, *_listed_with(reading, fact)])
+            elif (
+                whole_fact is not None
+                and whole_fact.slot == reading.slot
+                and reading.value != reading.text  # a name, not the clause itself
+            ):
                 # the whole sentence's reading named the other clause's place or name
                 # ("living in Oslo since 2015, grew up in Lagos though": origin is Lagos)
                 read_whole[n] = replace(whole_fact, value=reading.value)
@@ -745,6 +750,11 @@ def _as_fact(reading: Reading, read_from: str, said_on: date) -> Extracted:
         valid_from=span.valid_from,
         valid_until=span.valid_until,
     )
+
+
+def _listed_with(reading: Reading, fact: Extracted) -> list[Extracted]:
+    """A fact of its own for each other value listed ("two cats, Miso and Tofu": Tofu)."""
+    return [replace(fact, value=value) for value in reading.more]
 
 
 _OPENERS = r"^(?:(?:so|ok(?:ay)?|hey|btw|also|and|but|quick\s+q(?:uestion)?|anyway)\s*[,:]?\s+)?"
@@ -895,7 +905,10 @@ def _drop_overlaps(facts: list[_Found]) -> list[_Found]:
 
 def _dedupe(items: list[Extracted]) -> list[Extracted]:
     """Two sentences that state the same fact in the same words give one item."""
-    return _first_of_each(items, lambda item: (item.kind, item.slot, item.text.casefold()))
+    return _first_of_each(
+        items,
+        lambda item: (item.kind, item.slot, (item.value or "").casefold(), item.text.casefold()),
+    )
 
 
 def _first_of_each(items: list[T], key: Callable[[T], Hashable]) -> list[T]:

@@ -164,3 +164,20 @@ def test_what_holds_of_someone_else_is_not_the_users(about_someone_else: str) ->
 )
 def test_someone_in_their_relation_to_the_user_is_kept(message: str, slot: str, value: str) -> None:
     assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "names"),
+    [
+        (
+            "we have two boys, Max and Leo, and honestly the morning routine is chaos",
+            "child",
+            ["Max", "Leo"],
+        ),
+        ("we've got two cats, Miso and Tofu, both absolute menaces", "pet", ["Miso", "Tofu"]),
+    ],
+)
+def test_each_name_listed_in_a_slot_of_several_values_is_a_fact(
+    message: str, slot: str, names: list[str]
+) -> None:
+    assert [i.value for i in read(message) if i.slot == slot] == names
