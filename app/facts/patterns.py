@@ -102,7 +102,10 @@ _STANDING = re.compile(
     r"^(?:(?:and|also)\s+)?(?:please\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
     r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
     r"^(?:please\s+)?(?:answer|reply|respond|write|talk|speak)\s+(?:to\s+me\s+)?in\s+[A-Z]|"
-    r"^(?:please\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b",
+    r"^(?:please\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b|"
+    r"\b(?:(?:going|moving)\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s+(?:please\s+)?"
+    r"(?:give|use|write|answer|reply|keep|send|show|make|call|don't|do\s+not|always|never|just)\b|"
+    r"\bstop\s+\w+ing\b[^.!?]*\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|responses?)\b",
     re.IGNORECASE,
 )
 _CALL_ME = re.compile(rf"^(?:[Pp]lease\s+)?[Cc]all\s+me\s+({NAME})\s*[.!]?$")
@@ -261,6 +264,13 @@ def _ends(sentence: str) -> Iterator[_Found]:
         yield _Found(
             "end", "home", match.group("v"), f"No longer lives in {match.group('v')}", match.start()
         )
+    for match in re.finditer(
+        rf"\bmy\s+last\s+day\s+(?:at|with)\s+(?P<v>{ORG})\s+(?:was|is|will\s+be)\b",
+        sentence,
+        re.IGNORECASE,
+    ):
+        org = match.group("v").strip()
+        yield _Found("end", "employer", org, f"No longer works at {org}", match.start())
     for match in _NOT_ANY_MORE.finditer(sentence):
         value = (match.group("v") or match.group("v2")).strip()
         verb = match.group("verb") or match.group("verb2")
@@ -375,7 +385,20 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Name is {v}",
         flags=0,
     ),
-    Pattern(rf"{I_AM}\s+(?P<v>{NATIONALITIES})\b(?!\s+[a-z])", "nationality", "Is {v}", flags=0),
+    Pattern(
+        rf"{I_AM}\s+(?P<v>(?:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)(?![\w-])"
+        r"(?!\s+(?!(?:and|but|so|though|too|by)\b)[a-z])",
+        "nationality",
+        "Is {v}",
+        flags=0,
+    ),
+    Pattern(  # "As a Brazilian citizen, do I need a visa?", "as a Canadian I find tipping odd"
+        rf"(?:^|,\s*)[Aa]s\s+an?\s+(?P<v>{NATIONALITIES})\b"
+        r"(?!\s+(?!(?:citizen|national|passport\s+holder)\b)[a-z])",
+        "nationality",
+        "Is {v}",
+        flags=0,
+    ),
     Pattern(
         rf"{I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years?\s+old)?\b(?!\s*[%:.]\d)", "age", "Is {v} years old"
     ),
@@ -789,8 +812,9 @@ def _last_clause_asks(sentence: str) -> bool:
 def keeps_open(sentence: str) -> bool:
     """Whether a sentence may state a fact at all: not a question, a request or a passing want
     (a sentence whose last clause asks is a question too)."""
+    standing = not sentence.endswith("?") and _STANDING.search(sentence)
     return (
-        not asks(sentence)
+        (standing or not asks(sentence))
         and not _last_clause_asks(sentence)
         and not _is_momentary(sentence)
         and not (_CONDITIONAL.search(sentence) and not _STANDING_RULE.search(sentence))

@@ -181,3 +181,53 @@ def test_each_name_listed_in_a_slot_of_several_values_is_a_fact(
     message: str, slot: str, names: list[str]
 ) -> None:
     assert [i.value for i in read(message) if i.slot == slot] == names
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "slot", "value"),
+    [
+        ("As a Brazilian citizen, do I need a visa for Japan?", "fact", "nationality", "Brazilian"),
+        ("as a Canadian i find the tipping thing confusing", "fact", "nationality", "Canadian"),
+        (
+            "i'm British-Indian and my parents are traditional",
+            "fact",
+            "nationality",
+            "British-Indian",
+        ),
+        (
+            "my last day at Hollis & Page was 30 january, job hunting now",
+            "end",
+            "employer",
+            "Hollis & Page",
+        ),
+        (
+            "quick one - going forward give me the short answer first",
+            "fact",
+            "instruction",
+            "going forward give me the short answer first",
+        ),
+        (
+            "can you please stop adding disclaimers to every answer",
+            "fact",
+            "instruction",
+            "stop adding disclaimers to every answer",
+        ),
+    ],
+)
+def test_phrasings_of_chat_the_patterns_read(
+    message: str, kind: str, slot: str, value: str
+) -> None:
+    found = [i for i in read(message) if (i.kind, i.slot) == (kind, slot)]
+    assert len(found) == 1 and value in (found[0].value or "")
+
+
+@pytest.mark.parametrize(
+    "message", ["As a British company we pay VAT.", "I'm going forward with the plan."]
+)
+def test_near_phrasings_that_state_no_such_fact(message: str) -> None:
+    assert read(message, PATTERNS) == []
+
+
+def test_the_last_day_at_a_job_ends_it_on_that_day() -> None:
+    (end,) = read("my last day at Hollis & Page was 30 january", PATTERNS)
+    assert end.on == date(2026, 1, 30)
