@@ -386,7 +386,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        rf"{I_AM}\s+(?P<v>(?:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)(?![\w-])"
+        rf"{I_AM}\s+(?P<v>(?i:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)(?![\w-])"
         r"(?!\s+(?!(?:and|but|so|though|too|by)\b)[a-z])",
         "nationality",
         "Is {v}",
@@ -437,7 +437,20 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Lives in {v}",
         flags=0,
     ),
+    Pattern(  # "been in toronto since 2015", "I've been living in Oslo for five years"
+        rf"(?:^|,\s*|\bI['’]ve\s+|\bI\s+have\s+)been\s+(?:living\s+|based\s+)?in\s+"
+        rf"(?P<v>{PLACE}|[a-z][\w-]+)\s+(?:since|for\s+(?:\w+\s+)?(?:years|yrs|months)|ever\s+since)\b",
+        "home",
+        "Lives in {v}",
+        flags=0,
+    ),
     Pattern(rf"{I_AM}\s+(?:originally\s+)?from\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0),
+    Pattern(  # "moved over from Cork a couple of years back"
+        rf"\b(?:I\s+)?moved\s+(?:over\s+|here\s+|down\s+|up\s+|across\s+)?from\s+(?P<v>{PLACE})",
+        "origin",
+        "Is from {v}",
+        flags=0,
+    ),
     Pattern(rf"\bI\s+grew\s+up\s+in\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0),
     Pattern(
         rf"\b(?:I(?:'m|’m|\s+am|\s+work|\s+will\s+be)|I'll\s+be)\s+(?:working\s+)?(?:in|at|from)\s+"
@@ -462,6 +475,13 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"\bI\s+(?:work|am\s+working|'m\s+working|’m\s+working|currently\s+work)\b(?:\s+as\s+"
         rf"[\w -]+?)?\s+(?:at|for)\s+(?P<v>{ORG})",
+        "employer",
+        "Works at {v}",
+        flags=0,
+    ),
+    Pattern(  # "I'm a product manager at Spotify"
+        rf"{I_AM}\s+(?:an?|the)\s+(?:[\w-]+\s+){{0,3}}?(?:{ROLE_NOUNS}|dev|nurse|doctor)s?\s+"
+        rf"(?:at|for|with)\s+(?P<v>{ORG})",
         "employer",
         "Works at {v}",
         flags=0,
@@ -519,6 +539,20 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Works with {v}",
         flags=0,
     ),
+    Pattern(  # "my main contact at the agency is Farah Siddiqui"
+        rf"\b[Mm]y\s+(?:main\s+|key\s+|usual\s+|day-to-day\s+)?(?:contact|point\s+of\s+contact|"
+        rf"counterpart|account\s+manager)\s+(?:at|in|from|with)\s+[^,.;!?]{{1,40}}?\s+is\s+"
+        rf"(?P<v>{NAME})",
+        "works_with",
+        "Works with {v}",
+        flags=0,
+    ),
+    Pattern(  # "I work with the Berlin sales team every day"
+        r"\bI\s+(?:work|am\s+working|'m\s+working)\s+(?:closely\s+|a\s+lot\s+)?with\s+the\s+"
+        r"(?P<v>(?:[\w-]+\s+){1,3}team)\b",
+        "works_with",
+        "Works with the {v}",
+    ),
     Pattern(
         rf"\b[Mm]y\s+(?:colleague|co-?worker|teammate)s?\s+(?:is\s+|are\s+)?(?P<v>{NAME})",
         "works_with",
@@ -533,6 +567,19 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after)\s+(?P<v>the\s+{PHRASE}|our\s+{PHRASE})"
         rf"{END}",
+        "responsibility",
+        "Is responsible for {v}",
+    ),
+    Pattern(  # "we own checkout + refunds", "we look after the referral program" (their team)
+        rf"\bwe\s+(?:own|look\s+after|are\s+responsible\s+for|'re\s+responsible\s+for|"
+        rf"take\s+care\s+of|maintain)\s+(?:all\s+)?(?P<v>{PHRASE}){END}",
+        "responsibility",
+        "Is responsible for {v}",
+    ),
+    Pattern(  # "I'm the product owner for the checkout flow", "the on-call lead for X"
+        rf"{I_AM}\s+(?:the|an?)\s+(?:[\w-]+\s+){{0,2}}(?:owner|lead|maintainer|point\s+person|"
+        rf"go-to\s+person)\s+(?:for|of)\s+(?![^,.;!?]*\b(?:team|squad|group|department)\b)"
+        rf"(?P<v>{PHRASE}){END}",
         "responsibility",
         "Is responsible for {v}",
     ),

@@ -231,3 +231,33 @@ def test_near_phrasings_that_state_no_such_fact(message: str) -> None:
 def test_the_last_day_at_a_job_ends_it_on_that_day() -> None:
     (end,) = read("my last day at Hollis & Page was 30 january", PATTERNS)
     assert end.on == date(2026, 1, 30)
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("i'm canadian, grew up in Nova Scotia", "nationality", "canadian"),
+        ("im from Lagos originally, been in toronto since 2015", "home", "toronto"),
+        ("I've been living in Oslo for five years", "home", "Oslo"),
+        ("i live in Leeds now, moved over from Cork a couple yrs back", "origin", "Cork"),
+        ("i'm a product manager at Spotify", "employer", "Spotify"),
+        (
+            "my main contact at the agency is Farah Siddiqui, she runs our paid social",
+            "works_with",
+            "Farah Siddiqui",
+        ),
+        ("I work with the Berlin sales team every day", "works_with", "Berlin sales team"),
+        (
+            "im on the payments team, we own checkout + refunds",
+            "responsibility",
+            "checkout + refunds",
+        ),
+        ("i'm the product owner for the checkout flow", "responsibility", "checkout flow"),
+    ],
+)
+def test_work_and_home_as_chat_says_them(message: str, slot: str, value: str) -> None:
+    assert value in [i.value for i in read(message, PATTERNS) if i.slot == slot]
+
+
+def test_the_lead_of_a_team_is_in_it_not_responsible_for_it() -> None:
+    assert [i.slot for i in read("I'm the team lead for the payments squad.", PATTERNS)] == ["role"]

@@ -32,7 +32,7 @@ def facts(text: str, extractor: EmbeddedExtractor) -> list[Extracted]:
     [
         ("I've just relocated to Gdansk for good.", "home", "Gdansk"),
         ("I have type 2 diabetes.", "health", "I have type 2 diabetes"),
-        ("i've been living in Oslo since 2015", "home", "Oslo"),
+        ("I call Oslo home these days", "home", "Oslo"),
     ],
 )
 def test_the_reader_keeps_what_no_pattern_was_written_for(text: str, slot: str, value: str) -> None:
@@ -101,8 +101,8 @@ def test_clauses_give_a_second_fact_and_the_fact_before_a_question(
         ("My doctor says I have type 2 diabetes.", {"My doctor says I have type 2 diabetes"}),
         # a band's name, not a hypothetical
         ("Imagine Dragons is my favourite band", {"Imagine Dragons is my favourite band"}),
-        # the whole sentence's reading takes its value from the clause that states it
-        ("i've been living in Oslo since 2015, grew up in Lagos though", {"Lagos"}),
+        # the patterns read the home, the clause the origin
+        ("i've been living in Oslo since 2015, grew up in Lagos though", {"Oslo", "Lagos"}),
         # pasted text is no statement about oneself
         (" ".join(["word"] * 200), set()),
         ("ha, my cat, right on the keyboard again.", set()),
