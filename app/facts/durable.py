@@ -92,6 +92,8 @@ _PROPER = re.compile(
     r"(?<![.!?]\s)(?<!^)\b(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'’-]*"
     r"(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*){0,3}"
 )
+_TITLE_ONLY = re.compile(r"[A-Z]{2,4}|(?:VP|SVP|EVP|CEO|CTO|CFO|COO|HR|IT)(?:\s+of\s+\w+)?")
+"""An acronym or a title, not a name."""
 _LISTED = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)([A-Z][\w'’-]+)(?![\w'’-])")
 """One more name of a list: ", Leo", " and Leo", ", and Leo", " & Leo"."""
 _NAMED_FIRST = re.compile(r"^([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?),\s+(?:my|our|the)\b")
@@ -262,6 +264,8 @@ def values_of(slot: str, text: str) -> tuple[str, ...]:
         return (text,)
     for match in _PROPER.finditer(text):
         name = _I_AM.sub("", match.group().strip())  # "I'm Ana" names Ana
+        if _TITLE_ONLY.fullmatch(name):
+            continue  # "the VP of ops, Rahul Mehta": the name is Rahul Mehta
         if name and name not in ("I", "I'm", "I've", "I'd", "I'll") and match.start() > 0:
             return (name, *_listed_after(text, match.end())) if slot in MULTI_VALUED else (name,)
     named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"

@@ -50,7 +50,10 @@ ROLE_NOUNS = (
     "secretary|receptionist|cashier|salesperson|waiter|waitress|barista|baker|veterinarian|"
     "vet|physiotherapist|scrum master|product owner|data scientist"
 )
-DIETS = "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten-free|lactose intolerant"
+DIETS = (
+    "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten-free|lactose intolerant|"
+    "plant[- ]based|keto|halal|kosher"
+)
 NATIONALITIES = (
     "Dutch|German|French|British|English|American|Canadian|Irish|Scottish|Welsh|Spanish|"
     "Italian|Portuguese|Swedish|Danish|Norwegian|Finnish|Polish|Czech|Austrian|Swiss|Belgian|"
@@ -71,7 +74,9 @@ NOT_EVENT_OBJECTS = re.compile(
     re.IGNORECASE,
 )
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*")
+"""A sentence ends at its mark, a new line, or an emoji, which chat uses as punctuation
+("type 1 diabetic here 🙃 whats a good breakfast")."""
 _IMPERATIVE = re.compile(
     r"^(?:(?:hey|hi|ok(?:ay)?|so|and)\s*,?\s+)?(?:please\s+)?(?:(?:can|could|would|will)\s+you\b|"
     r"(?:open|book|show|send|remind|find|draft|write|summari[sz]e|tell|give|help|make|create|"
@@ -416,6 +421,17 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Works as {v}",
     ),
     Pattern(rf"{I_AM}\s+(?:an?\s+)?(?:strict\s+)?(?P<v>{DIETS})\b", "diet", "Is {v}"),
+    Pattern(  # "plant based for 8 yrs now", "vegan since 2019"
+        rf"(?:^|,\s*|\bbeen\s+)(?P<v>{DIETS})\s+(?:for\s+(?:\w+\s+)?(?:years|yrs|months)|since)\b",
+        "diet",
+        "Is {v}",
+    ),
+    Pattern(  # "I've got a shellfish allergy", "I have a severe nut allergy"
+        r"\bI(?:['’]ve|\s+have)?\s+(?:got\s+)?an?\s+(?:severe\s+|mild\s+|bad\s+)?"
+        r"(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+allergy\b",
+        "allergy",
+        "Is allergic to {v}",
+    ),
     Pattern(
         rf"{I_AM}\s+(?:severely\s+)?allergic\s+to\s+(?P<v>{PHRASE}){END}",
         "allergy",
@@ -475,6 +491,13 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"\bI\s+(?:work|am\s+working|'m\s+working|’m\s+working|currently\s+work)\b(?:\s+as\s+"
         rf"[\w -]+?)?\s+(?:at|for)\s+(?P<v>{ORG})",
+        "employer",
+        "Works at {v}",
+        flags=0,
+    ),
+    Pattern(  # "I'm on the data platform team at Zalando"
+        rf"{I_AM}\s+(?:on|in)\s+(?:the|a)\s+(?:[\w-]+\s+){{0,4}}?(?:team|squad|department|"
+        rf"division|group)\s+(?:at|for)\s+(?P<v>{ORG})",
         "employer",
         "Works at {v}",
         flags=0,
@@ -852,8 +875,13 @@ def asks(text: str) -> bool:
 
 
 def _last_clause_asks(sentence: str) -> bool:
+    """Whether a sentence ends by asking or asking for something ("…, help me outline it")."""
     last = (clauses(sentence) or [sentence])[-1]
-    return last.endswith("?") or bool(_ASKING_CLAUSE.search(last))
+    return (
+        last.endswith("?")
+        or bool(_ASKING_CLAUSE.search(last))
+        or (last != sentence and bool(_IMPERATIVE.search(last)) and not _STANDING.search(last))
+    )
 
 
 def keeps_open(sentence: str) -> bool:

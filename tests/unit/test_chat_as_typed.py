@@ -261,3 +261,34 @@ def test_work_and_home_as_chat_says_them(message: str, slot: str, value: str) ->
 
 def test_the_lead_of_a_team_is_in_it_not_responsible_for_it() -> None:
     assert [i.slot for i in read("I'm the team lead for the payments squad.", PATTERNS)] == ["role"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("plant based for 8 yrs now, any high protein breakfast ideas", "diet", "plant based"),
+        (
+            "i've got a shellfish allergy so the paella recipe needs tweaking",
+            "allergy",
+            "shellfish",
+        ),
+        ("i'm on the data platform team at Zalando, what's a good book", "employer", "Zalando"),
+        ("I'm vegan, help me plan meals for the week", "diet", "vegan"),
+        (
+            "so for context i report to the VP of ops, Rahul Mehta, and he's old school",
+            "manager",
+            "Rahul Mehta",
+        ),
+    ],
+)
+def test_a_fact_said_in_passing_is_kept(message: str, slot: str, value: str) -> None:
+    assert [(i.slot, i.value) for i in read(message) if i.kind == "fact"] == [(slot, value)]
+
+
+def test_an_emoji_ends_a_sentence() -> None:
+    found = read("type 1 diabetic here 🙃 whats a decent low carb breakfast")
+    assert [i.slot for i in found] == ["health"]
+
+
+def test_a_sentence_that_ends_by_asking_for_something_states_nothing_of_it() -> None:
+    assert read("my boss wants the report by friday, help me outline it") == []
