@@ -588,6 +588,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Is responsible for {v}",
     ),
     Pattern(
+        rf"(?<!\bwhen\s)(?<!\bif\s)(?<!\bwhenever\s)"
         rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after)\s+(?P<v>the\s+{PHRASE}|our\s+{PHRASE})"
         rf"{END}",
         "responsibility",
