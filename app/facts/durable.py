@@ -40,6 +40,7 @@ from app.embeddings.base import Embedder
 from app.embeddings.loader import current_embedder
 from app.engines.lexical import terms
 from app.facts.extraction import MULTI_VALUED
+from app.facts.vocabulary import listed_values
 
 READER_FILE = Path(__file__).parent / "durable_model.npz"
 
@@ -260,6 +261,9 @@ def value_of(slot: str, text: str) -> str:
 def values_of(slot: str, text: str) -> tuple[str, ...]:
     """`value_of`, and for a slot of several values, the names listed with it ("two boys, Max
     and Leo": Max, Leo)."""
+    listed = listed_values(slot, text)  # "dual citizenship, Irish and Dutch"
+    if listed:
+        return tuple(listed)
     if slot not in NAMED_SLOTS:
         return (text,)
     for match in _PROPER.finditer(text):

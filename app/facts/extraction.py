@@ -28,6 +28,7 @@ MULTI_VALUED = frozenset(
         "child",
         "pet",
         "language",
+        "nationality",
         "instruction",
         "habit",
     }

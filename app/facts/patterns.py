@@ -21,7 +21,9 @@ from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.durable import DurableReader, Reading
 from app.facts.extraction import Extracted, Turn
 from app.facts.pasted import without_pasted
+from app.facts.vocabulary import NATIONALITIES
 from app.text.casual import first_person_capitalised
+from app.text.words import fold
 
 T = TypeVar("T")
 
@@ -53,12 +55,6 @@ ROLE_NOUNS = (
 DIETS = (
     "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten-free|lactose intolerant|"
     "plant[- ]based|keto|halal|kosher"
-)
-NATIONALITIES = (
-    "Dutch|German|French|British|English|American|Canadian|Irish|Scottish|Welsh|Spanish|"
-    "Italian|Portuguese|Swedish|Danish|Norwegian|Finnish|Polish|Czech|Austrian|Swiss|Belgian|"
-    "Greek|Turkish|Indian|Chinese|Japanese|Korean|Brazilian|Mexican|Australian|Russian|"
-    "Ukrainian|Romanian|Hungarian|Nigerian|Kenyan|Egyptian|Moroccan|Filipino|Vietnamese|Thai"
 )
 PRONOUNS = frozenset("it this that them you him her these those there one something".split())
 EVENT_VERBS = (
@@ -797,6 +793,10 @@ class EmbeddedExtractor:
                 whole_fact is not None
                 and whole_fact.slot == reading.slot
                 and reading.value != reading.text  # a name, not the clause itself
+                and not any(  # not one of several the whole sentence listed
+                    item.slot == reading.slot and fold(item.value or "") == fold(reading.value)
+                    for item in items
+                )
             ):
                 # the whole sentence's reading named the other clause's place or name
                 # ("living in Oslo since 2015, grew up in Lagos though": origin is Lagos)

@@ -292,3 +292,21 @@ def test_an_emoji_ends_a_sentence() -> None:
 
 def test_a_sentence_that_ends_by_asking_for_something_states_nothing_of_it() -> None:
     assert read("my boss wants the report by friday, help me outline it") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "values"),
+    [
+        ("I've got dual citizenship, Irish and Dutch.", "nationality", ["Irish", "Dutch"]),
+        ("Tamil is my first language, English my second.", "language", ["Tamil", "English"]),
+        (
+            "im learning korean, been at it two years, but my native language is tagalog",
+            "language",
+            ["korean", "tagalog"],
+        ),
+    ],
+)
+def test_each_nationality_or_language_named_is_a_fact(
+    message: str, slot: str, values: list[str]
+) -> None:
+    assert [i.value for i in read(message) if i.slot == slot] == values
