@@ -330,7 +330,7 @@ def test_a_history_import_names_what_is_wrong(client: TestClient, tenant: Tenant
     assert missing.status_code == 404
 
 
-def test_saying_a_habit_ended_retires_it(
+def test_saying_a_habit_ended_retires_it_and_keeps_what_holds_now(
     client: TestClient, tenant: Tenant, worker: Services
 ) -> None:
     enable(client, tenant)
@@ -339,7 +339,16 @@ def test_saying_a_habit_ended_retires_it(
     chat(client, tenant, "I don't drink coffee anymore.", user="tom", thread="b")
     retired = wait_for(lambda: facts(client, tenant, "tom", status="retired"), what="the end")
     assert [f["text"] for f in retired] == ["I drink coffee every morning"]
-    assert facts(client, tenant, "tom", status="active") == []
+    active = facts(client, tenant, "tom", status="active")
+    assert [(f["slot"], f["text"]) for f in active] == [("habit", "No longer drinks coffee")]
+    chat(client, tenant, "I drink coffee every morning again.", user="tom", thread="c")
+    wait_for(
+        lambda: sorted(f["text"] for f in facts(client, tenant, "tom", status="retired"))
+        == ["I drink coffee every morning", "No longer drinks coffee"],
+        what="taking it up again",
+    )
+    active = facts(client, tenant, "tom", status="active")
+    assert [f["text"] for f in active] == ["I drink coffee every morning again"]
 
 
 def test_shared_conversations_read_and_store_nothing_personal(
