@@ -273,30 +273,38 @@ def _ends(sentence: str) -> Iterator[_Found]:
         org = match.group("v").strip()
         yield _Found("end", "employer", org, f"No longer works at {org}", match.start())
     for match in _NOT_ANY_MORE.finditer(sentence):
-        value = (match.group("v") or match.group("v2")).strip()
-        verb = match.group("verb") or match.group("verb2")
+        value = (match.group("v") or match.group("v2") or match.group("v3")).strip()
+        verb = match.group("verb") or match.group("verb2") or match.group("verb3")
         slot = _ENDED_BY_VERB[" ".join(verb.lower().split())]
+        if verb.lower() == "with" and match.group("verb3"):
+            slot = "works_with"  # "I'm no longer with Acme"
         yield _Found("end", slot, value, _ENDED_TEXT[slot].format(value), match.start())
 
 
 _NOT_ANY_MORE = re.compile(
-    rf"\bI(?:['’]m|\s+am)?\s+(?:don['’]t|do\s+not|no\s+longer|not)\s+"
-    rf"(?P<verb>work\s+(?:at|for)|report\s+to|with)\s+(?P<v>{PHRASE})\s+any\s?more\b"
-    rf"|\bI\s+no\s+longer\s+(?P<verb2>report\s+to)\s+(?P<v2>{NAME})",
+    rf"(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)(?:don['’]?t|do\s+not|no\s+longer|not)\s+"
+    rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in)\s+(?P<v>{PHRASE})\s+any\s?more\b"
+    rf"|\bI\s+no\s+longer\s+(?P<verb2>report\s+to)\s+(?P<v2>{NAME})"
+    rf"|\bI(?:['’]m|\s+am)\s+no\s+longer\s+(?P<verb3>at|with)\s+(?P<v3>{ORG})",
     re.IGNORECASE,
 )
-"""Ends said with "anymore", whose value may be written in lower case ("I don't work at
-deloitte anymore", "I'm not with Marco anymore"), and "I no longer report to Steph"."""
+"""Ends said with "anymore", whose value may be written in lower case and whose "I" may be
+left out ("I don't work at deloitte anymore", "not with Marco anymore", "dont live in chicago
+anymore"), "I no longer report to Steph" and "I'm no longer at Contoso"."""
 _ENDED_BY_VERB = {
     "work at": "employer",
     "work for": "employer",
+    "at": "employer",
     "report to": "manager",
     "with": "partner",
+    "live in": "home",
 }
 _ENDED_TEXT = {
+    "home": "No longer lives in {}",
     "employer": "No longer works at {}",
     "manager": "No longer reports to {}",
     "partner": "No longer with {}",
+    "works_with": "No longer works with {}",
 }
 
 
@@ -317,31 +325,46 @@ _AFTER_THE_THING = re.compile(
 gave up "smoking"."""
 _PREPOSITIONS = frozenset({"to", "with", "at", "for", "in", "on", "from", "about", "by"})
 _TRAILING_TIME = re.compile(
-    r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|(?:last|this)\s+(?:year|month|week)|"
+    r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|btw|fwiw|tbh|lol|haha|though|either|(?:last|this)\s+(?:year|month|week)|"
     r"yesterday|today|in\s+\d{4}|since\s+\w+))+$",
     re.IGNORECASE,
 )
 
 
 def _no_longer(sentence: str) -> Iterator[_Found]:
-    """ "I don't drink coffee anymore", "I no longer use Slack", "I've quit smoking": whatever
-    was known of it ends (any slot whose value or text names it; `reconcile` decides), and
-    what holds now is kept after the end, as a habit ("No longer drinks coffee", "Quit
-    smoking"): without it, a user who never said they drank coffee would be known for nothing."""
+    """ "I don't drink coffee anymore", "I no longer use Slack", "I've quit smoking": the habit
+    (or the tool, or the duty: "I no longer run the intern program") ends, with whatever else
+    names it among the user's habits, tools and likes (`reconcile`), and what holds now is kept
+    after the end ("No longer drinks coffee", "Quit smoking"): without it, a user who never said
+    they drank coffee would be known for nothing."""
     for match in _NO_LONGER.finditer(sentence):
         verb = (match.group("verb") or match.group("verb2") or "").lower()
         if verb in ("work", "live", "report"):
             continue  # a job, a home, a manager: `_ends` reads those, with their slot
         value = _clean(match.group("v") or match.group("v2") or match.group("v3"))
         value = _TRAILING_TIME.sub("", _AFTER_THE_THING.split(value)[0])
-        if value and value.split()[0].lower() not in PRONOUNS | _PREPOSITIONS:
-            yield _Found("end", None, value, f"No longer: {value}", match.start())
-            if verb:
-                given_up = f"No longer {_third_person(verb)} {value}"
-            else:  # "Quit smoking", "Stopped running marathons", "Gave up sugar"
-                quit = " ".join(match.group("quit").lower().replace("given", "gave").split())
-                given_up = f"{quit[0].upper()}{quit[1:]} {value}"
-            yield _Found("fact", "habit", value, given_up, match.start())
+        if not value or value.split()[0].lower() in PRONOUNS | _PREPOSITIONS:
+            continue
+        slot = _ENDED_DUTY_OR_TOOL.get(verb, "habit")
+        yield _Found("end", slot, value, f"No longer: {value}", match.start())
+        if slot == "responsibility":
+            continue  # a duty handed over is not a habit given up
+        if verb:
+            given_up = f"No longer {_third_person(verb)} {value}"
+        else:  # "Quit smoking", "Stopped running marathons", "Gave up sugar"
+            quit = " ".join(match.group("quit").lower().replace("given", "gave").split())
+            given_up = f"{quit[0].upper()}{quit[1:]} {value}"
+        yield _Found("fact", "habit", value, given_up, match.start())
+
+
+_ENDED_DUTY_OR_TOOL = {
+    "use": "uses",
+    "run": "responsibility",
+    "manage": "responsibility",
+    "lead": "responsibility",
+    "own": "responsibility",
+    "handle": "responsibility",
+}
 
 
 def _third_person(verb: str) -> str:

@@ -94,16 +94,19 @@ def _event(plan: Plan, active: dict[int, Known], item: Extracted) -> None:
 
 
 def _end(plan: Plan, active: dict[int, Known], item: Extracted, today: date) -> None:
-    """An end with a slot stops that slot's fact (of that value when it names one); one without
-    ("I don't drink coffee anymore") stops every fact whose value or text names its value,
-    but for one saying it was given up ("No longer drinks coffee", said with it)."""
+    """An end stops its slot's fact (of its value when it names one). A habit, tool or liking
+    that ends ("I don't drink coffee anymore") stops every habit, tool, diet or liking whose
+    value or text names it, but for one saying it was given up ("No longer drinks coffee", said
+    with it); so does an end without a slot."""
     day = item.on or item.said_on
+    loose = item.slot is None or item.slot in RESUMES
     for fact_id, fact in list(active.items()):
         if fact.kind != "fact":
             continue
-        if item.slot is None:
+        if loose:
             if (
                 gave_up(fact.text)
+                or (item.slot is not None and fact.slot not in RESUMES)
                 or not item.value
                 or not (same_value(fact.value, item.value) or _names(fact.text, item.value))
             ):

@@ -261,7 +261,6 @@ def test_end_to_end_from_messages_retirement_under_a_frozen_clock() -> None:
     ("text", "value", "holds_now"),
     [
         ("I don't drink coffee anymore.", "coffee", "No longer drinks coffee"),
-        ("I no longer use Slack.", "Slack", "No longer uses Slack"),
         ("I've quit smoking for good.", "smoking", "Quit smoking"),
         ("I have given up smoking.", "smoking", "Gave up smoking"),
         (
@@ -276,7 +275,7 @@ def test_saying_something_no_longer_holds_ends_it_and_keeps_what_holds_now(
     text: str, value: str, holds_now: str
 ) -> None:
     end, now = extract(text)
-    assert (end.kind, end.slot, end.value, end.on) == ("end", None, value, MONDAY)
+    assert (end.kind, end.slot, end.value, end.on) == ("end", "habit", value, MONDAY)
     assert (now.kind, now.slot, now.value, now.text) == ("fact", "habit", value, holds_now)
 
 
@@ -287,12 +286,25 @@ def test_a_lasting_negative_is_no_end(text: str) -> None:
     assert all(item.kind != "end" for item in extract(text))
 
 
-def test_an_end_without_a_slot_retires_whatever_names_it_in_any_slot() -> None:
+def test_a_tool_given_up_ends_it_and_a_duty_handed_over_ends_only() -> None:
+    end, now = extract("I no longer use Slack.")
+    assert (end.slot, end.value, now.slot, now.text) == (
+        "uses",
+        "Slack",
+        "habit",
+        "No longer uses Slack",
+    )
+    (end,) = extract("I no longer run the intern program btw.")
+    assert (end.kind, end.slot, end.value) == ("end", "responsibility", "intern program")
+
+
+def test_a_habit_that_ends_retires_the_habits_tools_and_likes_that_name_it() -> None:
     stored = [
         known(1, "habit", "I drink coffee every morning", "I drink coffee every morning"),
         known(2, "likes", "coffee", "Likes coffee"),
         known(3, "likes", "tea", "Likes tea"),
         known(4, "uses", "Coffeescript", "Uses Coffeescript"),
+        known(5, "employer", "Coffee Collective", "Works at Coffee Collective"),
     ]
     plan = reconcile(stored, extract("I don't drink coffee anymore."), today=MONDAY)
     assert sorted((r.fact_id, r.day) for r in plan.retires) == [(1, MONDAY), (2, MONDAY)]
