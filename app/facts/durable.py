@@ -204,7 +204,7 @@ class DurableReader:
             return found
         lasting_at_least = CLAUSE_LASTING_SCORE if clauses else LASTING_SCORE
         slot_at_least = CLAUSE_SLOT_SCORE if clauses else SLOT_SCORE
-        features = reader_features(self.embedder, [texts[n] for n in readable])
+        features = reader_features(self.embedder, [with_subject(texts[n]) for n in readable])
         lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
         slot_scores = features @ self.slot_weights[:-1] + self.slot_weights[-1]
         for n, lasts, row in zip(readable, lasting, slot_scores, strict=True):
@@ -230,6 +230,41 @@ def _about_someone_else(slot: str, said: str) -> bool:
         return True
     who = other.group("who")
     return who is not None and relation.fullmatch(who) is None
+
+
+_HAS_SUBJECT = re.compile(
+    r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|me|my|mine|we|we're|our|us|you|your|he|she|they|"
+    r"his|her|their|it|it's|its|there|this|that|these|those|what|who|how|why|when|where|which)\b"
+    r"|^(?:the|a|an|some|any|no|every|each|all|one|two|three|my|our)\b|^[A-Z][a-z]+\s+[a-z]+s\b",
+    re.IGNORECASE,
+)
+_OPENS_WITH_A_VERB = re.compile(
+    r"^(?:\w+ed|quit|left|got|went|grew|became|began|found|took|made|had|switched|moved|"
+    r"started|stopped|joined|never|always|still|now)\b",
+    re.IGNORECASE,
+)
+_NOW = re.compile(
+    r"\b(?:currently|right\s+now|rn|at\s+the\s+moment|today|tonight|this\s+morning)\b", re.I
+)
+
+
+def with_subject(text: str) -> str:
+    """The text with the "I'm" chat leaves out put back, as the reader was trained on it:
+    "asthmatic since I was a kid" reads as "I'm asthmatic since …", "paralegal at a small
+    firm" as "I'm paralegal at …". Read as it is: a text with a subject of its own or opening
+    with one ("the kids", "my cat", "Anna says"), one opening with a verb ("forwarded to Raj"
+    is something done, not something one is), a moment ("currently on the train") or a number
+    ("20 min max" is no age). Over the four tuning sets: recall 0.780 -> 0.787, one more
+    chatter message of 266 kept (past verbs read as "I …" too gained one fact more and kept
+    three chatter messages more)."""
+    if (
+        _HAS_SUBJECT.search(text)
+        or _OPENS_WITH_A_VERB.match(text)
+        or _NOW.search(text)
+        or text[:1].isdigit()
+    ):
+        return text
+    return f"I'm {text}"
 
 
 def reader_features(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:

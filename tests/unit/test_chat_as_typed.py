@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
-from app.facts.durable import DurableReader
+from app.facts.durable import DurableReader, with_subject
 from app.facts.extraction import Extracted, Turn
 from app.facts.pasted import without_pasted
 from app.facts.patterns import EmbeddedExtractor, asks, keeps_open
@@ -310,3 +310,21 @@ def test_each_nationality_or_language_named_is_a_fact(
     message: str, slot: str, values: list[str]
 ) -> None:
     assert [i.value for i in read(message) if i.slot == slot] == values
+
+
+@pytest.mark.parametrize(
+    ("typed", "read_as"),
+    [
+        ("dyslexic btw", "I'm dyslexic btw"),
+        ("paralegal at a small immigration firm", "I'm paralegal at a small immigration firm"),
+        ("the dog is snoring next to me", "the dog is snoring next to me"),
+        ("forwarded to Raj and Keiko", "forwarded to Raj and Keiko"),
+        ("currently on the train to work", "currently on the train to work"),
+        ("20 min max", "20 min max"),
+        ("Anna says hi", "Anna says hi"),
+    ],
+)
+def test_the_reader_puts_back_the_im_chat_leaves_out_and_nothing_else(
+    typed: str, read_as: str
+) -> None:
+    assert with_subject(typed) == read_as
