@@ -243,6 +243,8 @@ _OPENS_WITH_A_VERB = re.compile(
     r"started|stopped|joined|never|always|still|now)\b",
     re.IGNORECASE,
 )
+_BEEN = re.compile(r"^been\b", re.IGNORECASE)
+_BEING = re.compile(r"^being\s+", re.IGNORECASE)
 _NOW = re.compile(
     r"\b(?:currently|right\s+now|rn|at\s+the\s+moment|today|tonight|this\s+morning)\b", re.I
 )
@@ -264,7 +266,9 @@ def with_subject(text: str) -> str:
         or text[:1].isdigit()
     ):
         return text
-    return f"I'm {text}"
+    if _BEEN.match(text):  # "been in boston 12 yrs"
+        return f"I've {text}"
+    return f"I'm {_BEING.sub('', text)}"  # "being the only data engineer here"
 
 
 def reader_features(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:

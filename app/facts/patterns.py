@@ -70,7 +70,9 @@ NOT_EVENT_OBJECTS = re.compile(
     re.IGNORECASE,
 )
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+|\n+|\s*[\U0001F1E6-\U0001F1FF\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*"
+)
 """A sentence ends at its mark, a new line, or an emoji, which chat uses as punctuation
 ("type 1 diabetic here 🙃 whats a good breakfast")."""
 _IMPERATIVE = re.compile(
@@ -473,8 +475,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(  # "been in toronto since 2015", "I've been living in Oslo for five years"
-        rf"(?:^|,\s*|\bI['’]ve\s+|\bI\s+have\s+)been\s+(?:living\s+|based\s+)?in\s+"
-        rf"(?P<v>{PLACE}|[a-z][\w-]+)\s+(?:since|for\s+(?:\w+\s+)?(?:years|yrs|months)|ever\s+since)\b",
+        rf"(?:^(?:but\s+|and\s+|so\s+)?|,\s*|\bI['’]ve\s+|\bI\s+have\s+)been\s+(?:living\s+|based\s+)?in\s+"
+        rf"(?P<v>{PLACE}|[a-z][\w-]+)\s+(?:since|(?:for\s+)?(?:\w+\s+)?(?:years|yrs|months)|"
+        rf"ever\s+since)\b",
         "home",
         "Lives in {v}",
         flags=0,

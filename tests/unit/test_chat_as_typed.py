@@ -328,3 +328,19 @@ def test_the_reader_puts_back_the_im_chat_leaves_out_and_nothing_else(
     typed: str, read_as: str
 ) -> None:
     assert with_subject(typed) == read_as
+
+
+def test_a_flag_ends_a_sentence_and_been_somewhere_for_years_is_home() -> None:
+    found = read("born and raised in cork 🇮🇪 but been in boston 12 yrs so my accent's a mess lol.")
+    assert [(i.slot, i.value) for i in found if i.slot == "home"] == [("home", "boston")]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read_as"),
+    [
+        ("been in boston 12 yrs", "I've been in boston 12 yrs"),
+        ("being the only data engineer here", "I'm the only data engineer here"),
+    ],
+)
+def test_been_and_being_are_read_with_their_subject(typed: str, read_as: str) -> None:
+    assert with_subject(typed) == read_as
