@@ -33,7 +33,9 @@ comparison, at the default 0.2).
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import re
 import statistics
 import sys
@@ -49,7 +51,12 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 from app.embeddings.base import Embedder, to_stored  # noqa: E402
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.embeddings.vectors import PREFIX_DIMS, LineVectors  # noqa: E402
-from app.recall.hybrid import Meaning, hybrid_recall  # noqa: E402
+from app.recall.hybrid import (  # noqa: E402
+    SEARCH_SEMANTIC_WEIGHT,
+    SUBJECT_SEMANTIC_WEIGHT,
+    Meaning,
+    hybrid_recall,
+)
 from app.recall.index import RecallIndex, build_index  # noqa: E402
 from app.recall.scoring import (  # noqa: E402
     Hit,  # noqa: E402
@@ -119,9 +126,29 @@ def main(argv: Sequence[str]) -> None:
         ("dossier hybrid (top_k=k, min_share=0.05)", hybrid_ranker(embedder, 0.05)),
         ("dossier hybrid (top_k=k, min_share=0.2 default)", hybrid_ranker(embedder, 0.2)),
         ("bm25s (numpy, english stop words)", bm25s_ranker),
+        *encoder_rankers(),
     ):
         at5, at10, count = evidence_recall(conversations, ranker)
         print(f"{label:<48} {at5:>8.3f} {at10:>8.3f} {count:>10}")
+
+
+def encoder_rankers() -> list[tuple[str, Ranker]]:
+    """The hybrid rows with the sentence encoder a user can pick instead of the static model
+    (`pip install -e '.[encoder]'`, DOSSIER_BENCH_ENCODER=<local all-MiniLM-L6-v2 folder>), at
+    the subject weight and at the search weight; none when the setting is not given."""
+    folder = os.environ.get("DOSSIER_BENCH_ENCODER")
+    if not folder:
+        print("(sentence encoder rows: set DOSSIER_BENCH_ENCODER to a local model folder)")
+        return []
+    encoder_module = importlib.import_module("app.embeddings.encoder")
+    encoder = encoder_module.SentenceEncoder(folder)
+    return [
+        (
+            f"hybrid, encoder (weight {weight}, min_share=0.05)",
+            hybrid_ranker(encoder, 0.05, weight),
+        )
+        for weight in (SUBJECT_SEMANTIC_WEIGHT, SEARCH_SEMANTIC_WEIGHT)
+    ]
 
 
 # --- latency -----------------------------------------------------------------------------
@@ -343,7 +370,9 @@ def dossier_ranker(min_share: float) -> Ranker:
     return rank
 
 
-def hybrid_ranker(embedder: Embedder, min_share: float) -> Ranker:
+def hybrid_ranker(
+    embedder: Embedder, min_share: float, weight: float = SUBJECT_SEMANTIC_WEIGHT
+) -> Ranker:
     def rank(lines: list[str], questions: list[str], k: int) -> list[list[int]]:
         index = build_index(lines)
         stored = to_stored(embedder.encode(lines))
@@ -356,7 +385,9 @@ def hybrid_ranker(embedder: Embedder, min_share: float) -> Ranker:
         ranked = []
         for q in questions:
             meaning = Meaning(vectors, embedder.encode([q])[0])
-            hits = hybrid_recall(index, meaning, state=q, question="", names=(), options=options)
+            hits = hybrid_recall(
+                index, meaning, state=q, question="", names=(), options=options, weight=weight
+            )
             ranked.append([hit.index for hit in hits])
         return ranked
 
