@@ -19,13 +19,15 @@ from __future__ import annotations
 import re
 
 _BOUNDARY = re.compile(
-    r"\s*[,;]\s+|\s+[-—–]+\s+|\s*[—–]\s*|\s*\(\s*|\s*\)\s*"
+    r"(?<!\s)(?:\s*[,;]\s+|\s+[-—–]+\s+|\s*[—–]\s*|\s*\(\s*|\s*\)\s*"
     r"|\s+(?:but|because|cause|cos|though|although|whereas|while)\s+"
     r"|\s+so\s+(?=(?:i|i'm|i’m|i've|i’ve|we|my|our|it|that|they|he|she)\b)"
     r"|(?P<and>\s+and\s+)(?=(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|im|ive|my|we|we're|we’re|we've|"
-    r"our|me)\b)",
+    r"our|me)\b))",
     re.IGNORECASE,
 )
+"""(A boundary starts where no space is before it: a long run of spaces is scanned once, not
+once from each of its spaces.)"""
 _JOINER = re.compile(
     r"^(?:and|but|so|also|plus|though|oh|ok|okay|well|anyway|btw|tbh|honestly|actually)\b[\s,]*",
     re.IGNORECASE,

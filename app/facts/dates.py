@@ -200,7 +200,7 @@ _PAST_WORDS = re.compile(
 )
 _FUTURE_WORDS = re.compile(
     r"\b(?:will|shall|'ll|going\s+to|until|till|from|starting|as\s+of|next|tomorrow|"
-    r"(?:am|'m|are|'re|is)\s+\w+ing)\b",
+    r"(?:am|'m|are|'re|is)\s+\w+ing|last\s+day\b[^.!?]{0,40}?\s(?:is|will\s+be))\b",
     re.IGNORECASE,
 )
 

@@ -97,7 +97,9 @@ _PROPER = re.compile(
     r"(?<![.!?]\s)(?<!^)\b(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'’-]*"
     r"(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*){0,3}"
 )
-_TITLE_ONLY = re.compile(r"[A-Z]{2,4}|(?:VP|SVP|EVP|CEO|CTO|CFO|COO|HR|IT)(?:\s+of\s+\w+)?")
+_TITLE_ONLY = re.compile(
+    r"(?:VP|SVP|EVP|CEO|CTO|CFO|COO|CMO|CPO|CIO|HR|IT|PM|EM|MD|GM)(?:\s+of\s+\w+)?"
+)
 """An acronym or a title, not a name."""
 _LISTED = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)([A-Z][\w'’-]+)(?![\w'’-])")
 """One more name of a list: ", Leo", " and Leo", ", and Leo", " & Leo"."""
@@ -117,7 +119,7 @@ _OTHERS = (
 _SOMEONE_ELSE = re.compile(
     rf"^(?:(?:my|our)\s+(?:(?:best|older|younger|little|big|old|new)\s+)?(?P<who>{_OTHERS})"
     r"(?:'s|’s)?|(?P<kin>mum|mom|dad|grandma|grandpa|nan)(?:'s|’s)?|he|she|they|his|her|their|"
-    r"[A-Z][a-z]+(?:,\s+(?:the|my|our)\b|\s+(?:on|in|from)\s+(?:my|our)\b))\b",
+    r"(?-i:[A-Z][a-z]+)(?:,\s+(?:the|my|our)\b|\s+(?:on|in|from)\s+(?:my|our)\b))\b",
     re.IGNORECASE,
 )
 """A sentence about someone else: "my sister has lived in Oslo for years", "dad's been diabetic
@@ -234,10 +236,20 @@ def _about_someone_else(slot: str, said: str) -> bool:
 
 _HAS_SUBJECT = re.compile(
     r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|me|my|mine|we|we're|our|us|you|your|he|she|they|"
-    r"his|her|their|it|it's|its|there|this|that|these|those|what|who|how|why|when|where|which)\b"
-    r"|^(?:the|a|an|some|any|no|every|each|all|one|two|three|my|our)\b|^[A-Z][a-z]+\s+[a-z]+s\b",
+    r"his|her|their|it|it's|its|there|this|that|these|those|what|who|how|why|when|where|which|"
+    r"is|was|are|were|has|had|does|did|says|said|looks|seems)\b"
+    r"|^(?:the|a|an|some|any|no|every|each|all|one|two|three)\b|^[A-Z][a-z]+\s+[a-z]+s\b",
     re.IGNORECASE,
 )
+"""A subject, or a verb that says of someone else ("nurse at the clinic was so rude")."""
+_NO_SELF_DESCRIPTION = re.compile(
+    r"^(?:nice|great|good|bad|lovely|little|big|first|last|new|old|best|worst|such|so|very|"
+    r"really|pretty|quite|same|other|another|next|random|quick|long|short|stuck|waiting|"
+    r"sitting|standing|heading|driving|walking|off|back|out|on\s+(?:the|my)\s+way)\b",
+    re.IGNORECASE,
+)
+"""Openings of a fragment that describes a thing or a moment, not the user ("nice little cafe
+near the station", "stuck in traffic on the M1")."""
 _OPENS_WITH_A_VERB = re.compile(
     r"^(?:\w+ed|quit|left|got|went|grew|became|began|found|took|made|had|switched|moved|"
     r"started|stopped|joined|never|always|still|now)\b",
@@ -262,6 +274,7 @@ def with_subject(text: str) -> str:
     if (
         _HAS_SUBJECT.search(text)
         or _OPENS_WITH_A_VERB.match(text)
+        or _NO_SELF_DESCRIPTION.match(text)
         or _NOW.search(text)
         or text[:1].isdigit()
     ):
@@ -296,14 +309,10 @@ def as_said(sentence: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def value_of(slot: str, text: str) -> str:
-    """The proper name a named slot's sentence mentions (not its first word), else the text."""
-    return values_of(slot, text)[0]
-
-
 def values_of(slot: str, text: str) -> tuple[str, ...]:
-    """`value_of`, and for a slot of several values, the names listed with it ("two boys, Max
-    and Leo": Max, Leo)."""
+    """The value of a slot's sentence: each nationality or language it names; for a named slot,
+    the proper name it mentions (not its first word), with, for a slot of several values, the
+    names listed with it ("two boys, Max and Leo": Max, Leo); else the text."""
     listed = listed_values(slot, text)  # "dual citizenship, Irish and Dutch"
     if listed:
         return tuple(listed)

@@ -38,16 +38,27 @@ MULTI_VALUED = frozenset(
 OPPOSITES = {"likes": "dislikes", "dislikes": "likes"}
 """Slots whose same value contradicts: liking cilantro retires disliking it."""
 
-GAVE_UP = re.compile(r"^(?:No longer|Quit|Stopped|Gave up)\s")
-"""How a `habit` fact that the user gave something up begins ("No longer drinks coffee", "Quit
-smoking"): said with an end, it is what holds once the end has retired the old habit, so a
-later end of the same thing leaves it be, and taking the thing up again retires it."""
+GAVE_UP = re.compile(r"(?:No longer [a-z]+s|Quit|Stopped|Gave up)(?: \S+){1,6}")
+"""What a `habit` fact that the user gave something up says, as the extractor writes it ("No
+longer drinks coffee", "Quit smoking"): said with an end, it is what holds once the end has
+retired the old habit, so a later end of the same thing leaves it be, and taking the thing up
+again retires it."""
 RESUMES = frozenset({"habit", "diet", "uses", "likes"})
 """Slots in which a new fact takes up again what a `GAVE_UP` habit of the same value gave up."""
 
 
-def gave_up(text: str) -> bool:
-    return GAVE_UP.match(text) is not None
+class _Said(Protocol):
+    @property
+    def slot(self) -> str | None: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+def gave_up(fact: _Said) -> bool:
+    """Whether a fact is a habit given up, as the extractor writes one (a habit said as "Quit my
+    job and went freelance last spring" is not: too long to be one)."""
+    return fact.slot == "habit" and GAVE_UP.fullmatch(fact.text) is not None
 
 
 @dataclass(frozen=True)

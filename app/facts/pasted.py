@@ -5,12 +5,13 @@
 not to the user. Before a message is read for facts, the content it hands over is left out:
 
 - after a colon that closes a request, a question or a pointer to what follows ("fix the
-  formatting:", "getting this when I run the build:", "the following:"), the rest of the
-  message;
-- a quotation of four words or more ('Hi Anna, following up…', “…”).
+  formatting:", "getting this when I run the build:", "the following:", "this error:"), the
+  rest of the message;
+- a quotation of four words or more (“Hi Anna, following up…”; in single quotes only after a
+  colon or a question mark).
 
-"Quick context: I'm a nurse" and "My stack: Python and Postgres" hand nothing over and are
-read whole.
+"Quick context: I'm a nurse", "My stack: Python and Postgres" and "This is my situation: I'm
+34" hand nothing over and are read whole.
 """
 
 from __future__ import annotations
@@ -25,11 +26,17 @@ _REQUEST_OR_POINTER = re.compile(
     r"^(?:(?:hey|hi|ok(?:ay)?|so|and|pls|please)\s*,?\s+)*(?:convert|format|reformat|fix|"
     r"translate|summari[sz]e|rewrite|proofread|check|explain|parse|extract|clean|turn|"
     r"correct|shorten|edit|improve|review|debug|draft|reply|answer|sort|list|tidy)\b|"
-    r"\?\s*$|\b(?:this|these|the\s+following|below)\b",
+    r"\?\s*$|\b(?:(?:getting|got|seeing|see|saw|says?|reads?)\s+this|the\s+following|below|"
+    r"this\s+(?:error|email|e-mail|message|text|code|log|output|snippet|json|list|table))\b",
     re.IGNORECASE,
 )
-_QUOTATION = re.compile(r"(?<!\w)['\"“‘](?=\S)(?:[^'\"“”‘’\n]|(?<=\w)['’](?=\w))*?\S['\"”’](?!\w)")
-"""A quotation, whose words may hold apostrophes ('we'll need the SOW')."""
+_QUOTATION = re.compile(
+    r"(?<!\w)[\"“](?=\S)[^\"“”\n]*?\S[\"”](?!\w)"
+    r"|(?<=[:?])\s*['‘](?=\S)(?:[^'‘’\n]|(?<=\w)['’](?=\w))*?\S['’](?!\w)"
+)
+"""A quotation in double quotes, or in single quotes after a colon or a question mark ("what
+does this mean? 'we'll need the SOW by Friday'"): a single quote elsewhere is as often an
+apostrophe ("the '90s", "the kids' school")."""
 _QUOTED_WORDS = 4
 
 

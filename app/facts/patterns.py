@@ -19,7 +19,7 @@ from typing import TypeVar
 from app.facts.clauses import clauses
 from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.durable import DurableReader, Reading
-from app.facts.extraction import Extracted, Turn
+from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.pasted import without_pasted
 from app.facts.vocabulary import NATIONALITIES
 from app.text.casual import first_person_capitalised
@@ -36,8 +36,13 @@ ORG = (
     r"|the\s+[a-z]+(?:\s+[a-z]+){0,3}\s+(?:hospital|university|bank|school|ministry|council|"
     r"company|agency|firm|startup|store|shop|library|museum|clinic|office))"
 )
-PHRASE = r"[^,.;!?]+?"
-END = r"(?=\s+(?:but|because|since|so|and\s+I|and\s+my|until|till|from|as\s+of)\b|[,.;!?]|$)"
+PHRASE = r"[^,.;!?]{1,80}?"
+"""A value: up to 80 characters within a clause (bounded, so a long run of text without its
+closing word is not searched from every start)."""
+END = (
+    r"(?=\s+(?:but|because|since|so|and\s+I|and\s+my|until|till|from|as\s+of)\b|[,.;!?]|$"
+    r"|\s+[—–-]+\s)"
+)
 I_AM = r"\bI(?:'m|’m|\s+am)"
 
 ROLE_NOUNS = (
@@ -71,10 +76,14 @@ NOT_EVENT_OBJECTS = re.compile(
 )
 
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])\s+|\n+|\s*[\U0001F1E6-\U0001F1FF\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*"
+    r"(?<=[.!?])\s+|\n+|[\U0001F1E6-\U0001F1FF\U0001F300-\U0001FAFF\u2600-\u27BF\u200d\ufe0f]+\s*"
+    r"(?=(?:whats|what|how|why|where|which|who|any|is|are|can|could|should|do|does|did|pls|"
+    r"please|help|anyway|but|so|just|give|tell|make|send|show|also|btw|ok|okay|thanks)\b)",
+    re.IGNORECASE,
 )
-"""A sentence ends at its mark, a new line, or an emoji, which chat uses as punctuation
-("type 1 diabetic here 🙃 whats a good breakfast")."""
+"""A sentence ends at its mark, a new line, or an emoji that chat uses as its mark: one before a
+question, a request or a new turn ("type 1 diabetic here 🙃 whats a good breakfast"). An emoji
+inside a statement ("I ❤️ sushi", "a family of 4 👨‍👩‍👧‍👦 living in Leeds") ends nothing."""
 _IMPERATIVE = re.compile(
     r"^(?:(?:hey|hi|ok(?:ay)?|so|and)\s*,?\s+)?(?:please\s+)?(?:(?:can|could|would|will)\s+you\b|"
     r"(?:open|book|show|send|remind|find|draft|write|summari[sz]e|tell|give|help|make|create|"
@@ -108,7 +117,8 @@ _STANDING = re.compile(
     r"^(?:please\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b|"
     r"\b(?:(?:going|moving)\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s+(?:please\s+)?"
     r"(?:give|use|write|answer|reply|keep|send|show|make|call|don't|do\s+not|always|never|just)\b|"
-    r"\bstop\s+\w+ing\b[^.!?]*\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|responses?)\b",
+    r"\bstop\s+\w+ing\b[^.!?]{0,60}?\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|"
+    r"responses?)\b",
     re.IGNORECASE,
 )
 _CALL_ME = re.compile(rf"^(?:[Pp]lease\s+)?[Cc]all\s+me\s+({NAME})\s*[.!]?$")
@@ -277,10 +287,11 @@ def _ends(sentence: str) -> Iterator[_Found]:
     for match in _NOT_ANY_MORE.finditer(sentence):
         value = (match.group("v") or match.group("v2") or match.group("v3")).strip()
         verb = match.group("verb") or match.group("verb2") or match.group("verb3")
-        slot = _ENDED_BY_VERB[" ".join(verb.lower().split())]
-        if verb.lower() == "with" and match.group("verb3"):
-            slot = "works_with"  # "I'm no longer with Acme"
-        yield _Found("end", slot, value, _ENDED_TEXT[slot].format(value), match.start())
+        slot: str | None = _ENDED_BY_VERB[" ".join(verb.lower().split())]
+        if verb.lower() == "with" and not _BROKE_UP.search(sentence):
+            slot = None  # "I'm no longer with Acme" or "with Mark": whatever names them ends
+        text = _ENDED_TEXT[slot].format(value) if slot else f"No longer with {value}"
+        yield _Found("end", slot, value, text, match.start())
 
 
 _NOT_ANY_MORE = re.compile(
@@ -293,6 +304,10 @@ _NOT_ANY_MORE = re.compile(
 """Ends said with "anymore", whose value may be written in lower case and whose "I" may be
 left out ("I don't work at deloitte anymore", "not with Marco anymore", "dont live in chicago
 anymore"), "I no longer report to Steph" and "I'm no longer at Contoso"."""
+_BROKE_UP = re.compile(
+    r"\b(?:split|broke\s+up|break\s+up|divorced?|separated|dumped|ex)\b", re.IGNORECASE
+)
+"""What makes "no longer with Mark" the end of a partner rather than of a client or a job."""
 _ENDED_BY_VERB = {
     "work at": "employer",
     "work for": "employer",
@@ -306,14 +321,14 @@ _ENDED_TEXT = {
     "employer": "No longer works at {}",
     "manager": "No longer reports to {}",
     "partner": "No longer with {}",
-    "works_with": "No longer works with {}",
 }
 
 
+_HEDGE = r"(?:(?:really|even|actually|much|usually|regularly|ever)\s+)?"
 _NO_LONGER = re.compile(
-    rf"\bI(?:'ve|’ve|\s+have)?\s+(?:no\s+longer|don't|don’t|do\s+not)\s+"
+    rf"\bI(?:'ve|’ve|\s+have)?\s+(?:no\s+longer|don't|don’t|do\s+not)\s+{_HEDGE}"
     rf"(?P<verb>[a-z]+)\s+(?P<v>{PHRASE})\s+any\s?more\b"
-    rf"|\bI\s+no\s+longer\s+(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
+    rf"|\bI\s+no\s+longer\s+{_HEDGE}(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
     rf"|\bI(?:'ve|’ve|\s+have)?\s+(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
     rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?){END}",
     re.IGNORECASE,
@@ -335,49 +350,71 @@ _TRAILING_TIME = re.compile(
 
 def _no_longer(sentence: str) -> Iterator[_Found]:
     """ "I don't drink coffee anymore", "I no longer use Slack", "I've quit smoking": the habit
-    (or the tool, or the duty: "I no longer run the intern program") ends, with whatever else
-    names it among the user's habits, tools and likes (`reconcile`), and what holds now is kept
-    after the end ("No longer drinks coffee", "Quit smoking"): without it, a user who never said
-    they drank coffee would be known for nothing."""
+    (or the tool: "use"; or the duty: "I no longer run the intern program") ends, with whatever
+    else names it among the user's habits, tools, diets and likes (`reconcile`), and what holds
+    now is kept after the end ("No longer drinks coffee", "Quit smoking"): without it, a user who
+    never said they drank coffee would be known for nothing. Only a habit's verb keeps one ("I
+    don't feel like it anymore" keeps nothing), and nothing given up for a while is kept ("I quit
+    drinking for a month")."""
+    if _FOR_A_WHILE.search(sentence):
+        return
     for match in _NO_LONGER.finditer(sentence):
         verb = (match.group("verb") or match.group("verb2") or "").lower()
         if verb in ("work", "live", "report"):
             continue  # a job, a home, a manager: `_ends` reads those, with their slot
-        value = _clean(match.group("v") or match.group("v2") or match.group("v3"))
-        value = _TRAILING_TIME.sub("", _AFTER_THE_THING.split(value)[0])
-        if not value or value.split()[0].lower() in PRONOUNS | _PREPOSITIONS:
+        said = match.group("v") or match.group("v2") or match.group("v3")
+        value = _TRAILING_TIME.sub("", _AFTER_THE_THING.split(_clean(said))[0])
+        if not value or value.split()[0].lower() in PRONOUNS | _PREPOSITIONS | _NOT_HABITS:
             continue
-        slot = _ENDED_DUTY_OR_TOOL.get(verb, "habit")
+        duty = verb in _DUTY_VERBS and said.split()[0].lower() in ("the", "our", "my")
+        slot = "responsibility" if duty else "uses" if verb == "use" else "habit"
         yield _Found("end", slot, value, f"No longer: {value}", match.start())
-        if slot == "responsibility":
-            continue  # a duty handed over is not a habit given up
+        if duty or (verb and verb not in _HABIT_VERBS):
+            continue  # a duty handed over, or a verb of no habit: the end alone
         if verb:
-            given_up = f"No longer {_third_person(verb)} {value}"
-        else:  # "Quit smoking", "Stopped running marathons", "Gave up sugar"
+            given_up = f"No longer {_HABIT_VERBS[verb]} {value}"
+        else:  # "Quit smoking", "Stopped running marathons", "Gave up smoking"
             quit = " ".join(match.group("quit").lower().replace("given", "gave").split())
             given_up = f"{quit[0].upper()}{quit[1:]} {value}"
         yield _Found("fact", "habit", value, given_up, match.start())
 
 
-_ENDED_DUTY_OR_TOOL = {
+_HABIT_VERBS = {
+    "drink": "drinks",
+    "eat": "eats",
+    "smoke": "smokes",
+    "vape": "vapes",
     "use": "uses",
-    "run": "responsibility",
-    "manage": "responsibility",
-    "lead": "responsibility",
-    "own": "responsibility",
-    "handle": "responsibility",
+    "watch": "watches",
+    "play": "plays",
+    "take": "takes",
+    "wear": "wears",
+    "drive": "drives",
+    "own": "owns",
+    "run": "runs",
+    "do": "does",
+    "go": "goes",
+    "cook": "cooks",
+    "bake": "bakes",
+    "read": "reads",
+    "ride": "rides",
+    "cycle": "cycles",
+    "swim": "swims",
+    "climb": "climbs",
+    "gamble": "gambles",
+    "buy": "buys",
 }
-
-
-def _third_person(verb: str) -> str:
-    """ "drink" -> "drinks", "watch" -> "watches", "have" -> "has", "fly" -> "flies"."""
-    if verb in ("have", "do", "go"):
-        return {"have": "has", "do": "does", "go": "goes"}[verb]
-    if verb.endswith(("s", "sh", "ch", "x", "z")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
+"""Verbs of a habit one gives up, and how the fact that holds now says them."""
+_DUTY_VERBS = frozenset({"run", "manage", "lead", "own", "handle", "organise", "organize"})
+_NOT_HABITS = frozenset(
+    {"trying", "hoping", "waiting", "caring", "worrying", "pretending", "asking", "expecting"}
+)
+"""What one gives up that is no habit: "I've given up trying to fix it"."""
+_FOR_A_WHILE = re.compile(
+    r"\bfor\s+(?:a|one|two|three|four|\d+)\s+(?:day|week|month)s?\b|\bfor\s+now\b|"
+    r"\btemporarily\b|\bthis\s+(?:week|month)\b|\bfor\s+lent\b|\buntil\b",
+    re.IGNORECASE,
+)
 
 
 def _instructions(sentence: str) -> Iterator[_Found]:
@@ -443,7 +480,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(rf"{I_AM}\s+(?:an?\s+)?(?:strict\s+)?(?P<v>{DIETS})\b", "diet", "Is {v}"),
     Pattern(  # "plant based for 8 yrs now", "vegan since 2019"
-        rf"(?:^|,\s*|\bbeen\s+)(?P<v>{DIETS})\s+(?:for\s+(?:\w+\s+)?(?:years|yrs|months)|since)\b",
+        rf"(?:^(?:been\s+)?|,\s*(?:been\s+)?|\bI['’]ve\s+been\s+)(?P<v>{DIETS})\s+"
+        r"(?:for\s+(?:\w+\s+)?(?:years|yrs|months)|since)\b",
         "diet",
         "Is {v}",
     ),
@@ -476,15 +514,18 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(  # "been in toronto since 2015", "I've been living in Oslo for five years"
         rf"(?:^(?:but\s+|and\s+|so\s+)?|,\s*|\bI['’]ve\s+|\bI\s+have\s+)been\s+(?:living\s+|based\s+)?in\s+"
-        rf"(?P<v>{PLACE}|[a-z][\w-]+)\s+(?:since|(?:for\s+)?(?:\w+\s+)?(?:years|yrs|months)|"
-        rf"ever\s+since)\b",
+        rf"(?P<v>{PLACE}|[a-z][\w-]+)\s+(?:since\s+(?:\d{{4}}|(?:I|we)\s+w(?:as|ere)\b|uni\b|"
+        rf"college\b|school\b|childhood\b|birth\b|forever\b)|(?:for\s+)?(?:\d+|a\s+few|"
+        rf"many|several|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years|yrs|decades?)\b|"
+        rf"ever\s+since\b)(?![^.!?]{{0,40}}\b(?:trip|conference|visit|holiday|vacation|stay)\b)",
         "home",
         "Lives in {v}",
         flags=0,
     ),
     Pattern(rf"{I_AM}\s+(?:originally\s+)?from\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0),
     Pattern(  # "moved over from Cork a couple of years back"
-        rf"\b(?:I\s+)?moved\s+(?:over\s+|here\s+|down\s+|up\s+|across\s+)?from\s+(?P<v>{PLACE})",
+        rf"\b(?:I\s+)?moved\s+(?:over\s+|here\s+|down\s+|up\s+|across\s+)?from\s+(?P<v>{PLACE})"
+        r"(?![\w'’-])(?!\s+(?:over\s+)?to\b)",
         "origin",
         "Is from {v}",
         flags=0,
@@ -518,14 +559,15 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(  # "I'm on the data platform team at Zalando"
-        rf"{I_AM}\s+(?:on|in)\s+(?:the|a)\s+(?:[\w-]+\s+){{0,4}}?(?:team|squad|department|"
-        rf"division|group)\s+(?:at|for)\s+(?P<v>{ORG})",
+        rf"{I_AM}\s+(?:on|in)\s+the\s+(?:[\w-]+\s+){{0,4}}?(?:team|squad|department|division)\s+"
+        rf"(?:at|for)\s+(?P<v>{ORG})",
         "employer",
         "Works at {v}",
         flags=0,
     ),
     Pattern(  # "I'm a product manager at Spotify"
-        rf"{I_AM}\s+(?:an?|the)\s+(?:[\w-]+\s+){{0,3}}?(?:{ROLE_NOUNS}|dev|nurse|doctor)s?\s+"
+        rf"{I_AM}\s+(?:an?|the)\s+(?:(?!of\b|the\b|a\b)[\w-]+\s+){{0,3}}?(?:{ROLE_NOUNS}|dev|nurse|"
+        rf"doctor)s?\s+"
         rf"(?:at|for|with)\s+(?P<v>{ORG})",
         "employer",
         "Works at {v}",
@@ -594,6 +636,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(  # "I work with the Berlin sales team every day"
         r"\bI\s+(?:work|am\s+working|'m\s+working)\s+(?:closely\s+|a\s+lot\s+)?with\s+the\s+"
+        r"(?!(?:worst|best|same|other|whole|entire|wrong|right|new|old|rest)\b)"
         r"(?P<v>(?:[\w-]+\s+){1,3}team)\b",
         "works_with",
         "Works with the {v}",
@@ -618,13 +661,14 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(  # "we own checkout + refunds", "we look after the referral program" (their team)
         rf"\bwe\s+(?:own|look\s+after|are\s+responsible\s+for|'re\s+responsible\s+for|"
-        rf"take\s+care\s+of|maintain)\s+(?:all\s+)?(?P<v>{PHRASE}){END}",
+        rf"take\s+care\s+of|maintain)\s+(?:all\s+)?"
+        r"(?!(?:a|an|one|two|three|four|some|several|\d+|the\s+problem|it|this|that)\b)"
+        rf"(?P<v>{PHRASE}){END}",
         "responsibility",
         "Is responsible for {v}",
     ),
     Pattern(  # "I'm the product owner for the checkout flow", "the on-call lead for X"
-        rf"{I_AM}\s+(?:the|an?)\s+(?:[\w-]+\s+){{0,2}}(?:owner|lead|maintainer|point\s+person|"
-        rf"go-to\s+person)\s+(?:for|of)\s+(?![^,.;!?]*\b(?:team|squad|group|department)\b)"
+        rf"{I_AM}\s+(?:the|an?)\s+(?:[\w-]+\s+){{0,2}}(?:owner|lead|maintainer)\s+(?:for|of)\s+(?![^,.;!?]*\b(?:team|squad|group|department)\b)"
         rf"(?P<v>{PHRASE}){END}",
         "responsibility",
         "Is responsible for {v}",
@@ -764,6 +808,7 @@ class EmbeddedExtractor:
             (number, sentence, turn.said_on, extract_sentence(sentence, turn.said_on))
             for number, turn in enumerate(turns)
             for sentence in sentences(first_person_capitalised(without_pasted(turn.text)))
+            if len(sentence) <= MAX_SENTENCE_CHARS
         ]
         if self.reader is not None:
             self._read_the_rest(self.reader, per_sentence)
@@ -812,18 +857,15 @@ class EmbeddedExtractor:
                 continue
             _, _, said_on, items = per_sentence[n]
             whole_fact = read_whole.get(n)
-            if not any(item.kind == "fact" and item.slot == reading.slot for item in items):
+            same_slot = [i for i in items if i.kind == "fact" and i.slot == reading.slot]
+            named = reading.value != reading.text  # a name, not the clause itself
+            if any(fold(i.value or "") == fold(reading.value) for i in same_slot):
+                continue  # the sentence gave it already (one of several it listed)
+            if not same_slot or (named and reading.slot in MULTI_VALUED):
+                # "got a dog called Biscuit, and a cat named Luna": a second pet
                 fact = _as_fact(reading, clause, said_on)
                 items.extend([fact, *_listed_with(reading, fact)])
-            elif (
-                whole_fact is not None
-                and whole_fact.slot == reading.slot
-                and reading.value != reading.text  # a name, not the clause itself
-                and not any(  # not one of several the whole sentence listed
-                    item.slot == reading.slot and fold(item.value or "") == fold(reading.value)
-                    for item in items
-                )
-            ):
+            elif whole_fact is not None and whole_fact.slot == reading.slot and named:
                 # the whole sentence's reading named the other clause's place or name
                 # ("living in Oslo since 2015, grew up in Lagos though": origin is Lagos)
                 read_whole[n] = replace(whole_fact, value=reading.value)
@@ -854,7 +896,12 @@ def _statement_clauses(sentence: str) -> list[str]:
         return []
     if found and (found[-1].endswith("?") or _ASKING_CLAUSE.search(found[-1])):
         found = found[:-1]
-    return [clause for clause in found if keeps_open(clause)]
+    return [clause for clause in found if keeps_open(clause) and not _PREDICATE.match(clause)]
+
+
+_PREDICATE = re.compile(r"^(?:is|was|has|does|'s)\b", re.IGNORECASE)
+"""A clause that opens with a verb of the third person has its subject in another clause
+("our parrot, Kiwi, is older than my marriage"): it says nothing of the user alone."""
 
 
 def _as_fact(reading: Reading, read_from: str, said_on: date) -> Extracted:
@@ -878,18 +925,20 @@ def _listed_with(reading: Reading, fact: Extracted) -> list[Extracted]:
 
 
 _OPENERS = r"^(?:(?:so|ok(?:ay)?|hey|btw|also|and|but|quick\s+q(?:uestion)?|anyway)\s*[,:]?\s+)?"
-_NOT_ME_NEXT = r"(?:['’]s)?\b(?!\s+(?:I|I['’]m|I['’]ve|we|we['’]re)\b)"
+_NOT_ME_NEXT = r"(?:['’]s)?\b(?!['’])(?!\s+(?:I|I['’]m|I['’]ve|we|we['’]re|my|our|mine|me)\b)"
 _ASKS_BY_TAIL = r"|\b(?:what\s+do\s+(?:you|u)\s+think|any\s+(?:tips|ideas|advice|thoughts))\W*$"
+_WH = r"what|whats|how|why|where|which|who|whose"
 _UNMARKED_QUESTION = re.compile(
-    rf"{_OPENERS}(?:what|whats|how|why|where|which|who|whose|is|are|can|could|should|do|does|"
-    rf"did){_NOT_ME_NEXT}{_ASKS_BY_TAIL}",
+    rf"{_OPENERS}(?:(?:{_WH}){_NOT_ME_NEXT}|(?:is|are|can|could|should|do|does|did)\s+"
+    rf"(?:you|u|it|there|this|that|they|he|she|the|a|an|any|\d+)\b){_ASKS_BY_TAIL}",
     re.IGNORECASE,
 )
 """A question typed without its question mark: "whats the commute from Harlem like", "is 30 too
-old to start piano", "python or go, what do u think". A sentence that opens with a question word
-of its own is not one: "where I live it rains", "what I do is payroll"."""
+old to start piano", "can you …", "python or go, what do u think". Not one: a sentence opening
+with a question word of its own ("where I live it rains", "what my job involves is payroll"), a
+verb that is no question ("can't eat gluten", "do yoga every morning")."""
 _ASKING_CLAUSE = re.compile(
-    rf"{_OPENERS}(?:what|whats|how|why|where|which|who|any){_NOT_ME_NEXT}{_ASKS_BY_TAIL}",
+    rf"{_OPENERS}(?:{_WH}|any){_NOT_ME_NEXT}{_ASKS_BY_TAIL}",
     re.IGNORECASE,
 )
 """The same of a sentence's last clause, but for the verbs: a clause after a name opens with
@@ -928,9 +977,14 @@ def _span_of(sentence: str, said_on: date) -> _Span:
     return _spans(sentence, find_days(sentence, said_on, tense), tense, said_on)
 
 
+MAX_SENTENCE_CHARS = 600
+"""A longer sentence (about 100 words without a stop) is pasted text, not something said of
+oneself: it is not read, and the patterns' work stays bounded whatever a message holds."""
+
+
 def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
     """Facts, events and ends of one sentence written on `said_on`."""
-    if not keeps_open(sentence):
+    if len(sentence) > MAX_SENTENCE_CHARS or not keeps_open(sentence):
         return []
     facts = [f for read in _READERS for f in read(sentence)]
     facts = _drop_overlaps(facts)
@@ -1030,7 +1084,8 @@ def _drop_overlaps(facts: list[_Found]) -> list[_Found]:
 
 
 def _dedupe(items: list[Extracted]) -> list[Extracted]:
-    """Two sentences that state the same fact in the same words give one item."""
+    """Two sentences that state the same fact (slot and value) in the same words give one
+    item; the names of one list stay apart."""
     return _first_of_each(
         items,
         lambda item: (item.kind, item.slot, (item.value or "").casefold(), item.text.casefold()),

@@ -18,6 +18,7 @@ A pure function over in-memory facts, so every case is testable without a databa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -95,9 +96,11 @@ def _event(plan: Plan, active: dict[int, Known], item: Extracted) -> None:
 
 def _end(plan: Plan, active: dict[int, Known], item: Extracted, today: date) -> None:
     """An end stops its slot's fact (of its value when it names one). A habit, tool or liking
-    that ends ("I don't drink coffee anymore") stops every habit, tool, diet or liking whose
-    value or text names it, but for one saying it was given up ("No longer drinks coffee", said
-    with it); so does an end without a slot."""
+    that ends ("I don't drink coffee anymore") stops every habit, tool, diet or liking that
+    names what ended ("Drinks coffee every morning", "Likes coffee"; not "Likes coffee" for "I
+    don't drink coffee at night anymore"), and an end without a slot ("I'm no longer with Mark")
+    every fact that names it; a fact saying it was given up ("No longer drinks coffee") is what
+    holds after such an end and stays."""
     day = item.on or item.said_on
     loose = item.slot is None or item.slot in RESUMES
     for fact_id, fact in list(active.items()):
@@ -105,10 +108,10 @@ def _end(plan: Plan, active: dict[int, Known], item: Extracted, today: date) -> 
             continue
         if loose:
             if (
-                gave_up(fact.text)
+                gave_up(fact)
                 or (item.slot is not None and fact.slot not in RESUMES)
                 or not item.value
-                or not (same_value(fact.value, item.value) or _names(fact.text, item.value))
+                or not (_names(fact.value or "", item.value) or _names(fact.text, item.value))
             ):
                 continue
         elif fact.slot != item.slot or (item.value and not same_value(fact.value, item.value)):
@@ -154,12 +157,17 @@ def _takes_up_again(item: Extracted, fact: Known) -> bool:
     """Whether `item` takes up what `fact` said was given up ("Drinks coffee every morning"
     after "No longer drinks coffee")."""
     return (
-        fact.slot == "habit"
-        and gave_up(fact.text)
+        gave_up(fact)
         and item.slot in RESUMES
-        and not gave_up(item.text)
-        and same_value(fact.value, item.value)
+        and not gave_up(item)
+        and not _NEGATED.search(item.text)
+        and (_names(item.value or "", fact.value or "") or _names(item.text, fact.value or ""))
     )
+
+
+_NEGATED = re.compile(r"\b(?:not|never|no\s+longer|haven['’]t|hasn['’]t|\w+n['’]t)\b", re.I)
+"""A fact that says what the user does not do takes nothing up again ("I haven't touched
+coffee in months")."""
 
 
 def _unchanged(fact: Known, item: Extracted) -> bool:

@@ -1,5 +1,5 @@
 """The first person as people type it in chat: "i", "im", "ive", "i'm" read as "I", "I'm",
-"I've".
+"I've" (and "Im", "Ive" typed without the apostrophe).
 
 Patterns and the durable reader were written for (and trained on) the first person spelled
 "I"; a lower-case "i" is how a great share of chat is typed, and "im a nurse" or "i don't work
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-_LOWER_I = re.compile(r"(?<![\w'’.-])(?:i|im|ive|iam)(?![\w.)-])")
-_SPELLED = {"i": "I", "im": "I'm", "ive": "I've", "iam": "I am"}
+_LOWER_I = re.compile(r"(?<![\w'’.-])(?:i|im|ive|Im|Ive)(?![\w.)-])")
+_SPELLED = {"i": "I", "im": "I'm", "ive": "I've", "Im": "I'm", "Ive": "I've"}
 
 
 def first_person_capitalised(text: str) -> str:

@@ -343,8 +343,10 @@ def test_saying_a_habit_ended_retires_it_and_keeps_what_holds_now(
     assert [(f["slot"], f["text"]) for f in active] == [("habit", "No longer drinks coffee")]
     chat(client, tenant, "I drink coffee every morning again.", user="tom", thread="c")
     wait_for(
-        lambda: sorted(f["text"] for f in facts(client, tenant, "tom", status="retired"))
-        == ["I drink coffee every morning", "No longer drinks coffee"],
+        lambda: (
+            sorted(f["text"] for f in facts(client, tenant, "tom", status="retired"))
+            == ["I drink coffee every morning", "No longer drinks coffee"]
+        ),
         what="taking it up again",
     )
     active = facts(client, tenant, "tom", status="active")

@@ -12,7 +12,7 @@ import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.clauses import clauses
-from app.facts.durable import READER_FILE, DurableReader, as_said, value_of
+from app.facts.durable import READER_FILE, DurableReader, as_said, values_of
 from app.facts.extraction import Extracted, Turn
 from app.facts.patterns import EmbeddedExtractor, sentences
 
@@ -166,10 +166,10 @@ def test_a_sentence_splits_into_clauses_at_commas_dashes_and_joiners() -> None:
 
 
 def test_a_named_slot_takes_the_name_the_sentence_mentions() -> None:
-    assert value_of("manager", "My manager these days is Oskar Lind") == "Oskar Lind"
-    assert value_of("home", "We bought a house in Mt. Vernon") == "Mt. Vernon"
-    assert value_of("uses", "I do all my budgeting in YNAB") == "I do all my budgeting in YNAB"
-    assert value_of("home", "home is a flat by the sea") == "home is a flat by the sea"
+    assert values_of("manager", "My manager these days is Oskar Lind") == ("Oskar Lind",)
+    assert values_of("home", "We bought a house in Mt. Vernon") == ("Mt. Vernon",)
+    assert values_of("uses", "I do all my budgeting in YNAB") == ("I do all my budgeting in YNAB",)
+    assert values_of("home", "home is a flat by the sea") == ("home is a flat by the sea",)
 
 
 def test_the_reader_is_used_only_with_its_model(tmp_path: Path) -> None:
