@@ -183,6 +183,31 @@ def main(argv: list[str]) -> None:
         print(f"time per message, over the {len(every_turn)} messages above, one call each:")
         for extractor in (EmbeddedExtractor(None), EmbeddedExtractor(current_reader())):
             print(f"  {extractor.name:<11} {time_per_message(extractor, every_turn) * 1000:.2f} ms")
+        hostile = [Turn(text, date(2026, 1, 1)) for text in HOSTILE]
+        print(f"slowest of {len(hostile)} hostile messages of about 20,000 characters:")
+        for extractor in (EmbeddedExtractor(None), EmbeddedExtractor(current_reader())):
+            slowest = max(time_per_message(extractor, [turn], rounds=1) for turn in hostile)
+            print(f"  {extractor.name:<11} {slowest * 1000:.1f} ms")
+
+
+HOSTILE = (
+    "a" + " " * 20_000 + "b",
+    "a" + "\u00a0" * 20_000 + "b",
+    "stop doing " * 1818,
+    "I don't work at " * 1250,
+    "I don't work at Acme anymore. " * 700,
+    "a, " * 6000,
+    "🙃 " * 6000,
+    "I work at St. " * 1500,
+    "'a b c d " * 2500,
+    "been in X since " * 1200,
+    "and I " * 3000,
+    "i " * 8000,
+    "fix this: " * 2000,
+    ("I work at " + "x " * 290 + ". ") * 30,
+)
+"""Messages that once cost regular expressions time out of proportion to their length (long runs
+of spaces, a phrase repeated without its closing word): each must stay in proportion."""
 
 
 if __name__ == "__main__":
