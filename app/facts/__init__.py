@@ -4,8 +4,11 @@ Routes → service → repository, as every domain: `routes.py` (a user's facts,
 facts, add, forget, promote, graph, history imports), `service.py` (one service a concern:
 extraction, the facts routes, history imports), `repository.py` (all of this room's SQL).
 Extraction is pure where it can be: `extraction.py` (what an extractor takes and gives),
-`patterns.py` (the embedded extractor and its table of patterns), `dates.py`, `reconcile.py`;
-`durable.py` and `llm_extractor.py` read what the patterns cannot; `extractors.py` picks one.
+`embedded.py` (the embedded extractor) over `utterances.py` (which sentences and clauses may
+state a fact), `patterns.py` (the table of patterns, `ends.py` for what no longer holds, words
+from `vocabulary.py`, what they find in `found.py`), `dates.py`, `reconcile.py`, `pasted.py`,
+`clauses.py`; `durable.py` and `llm_extractor.py` read what the patterns cannot;
+`extractors.py` picks one.
 
 Facts know nothing of chat or of blended retrieval (`app.knowledge`, `app.chat` sit above);
 they use documents only to promote a fact into a collection, and the switch and cached indexes

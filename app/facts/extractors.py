@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from app.chat.upstream import ChatClient
 from app.facts.durable import current_reader
+from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Extractor
 from app.facts.llm_extractor import LlmExtractor
-from app.facts.patterns import EmbeddedExtractor
 from app.settings import get_settings
 
 

@@ -1,6 +1,7 @@
-"""Closed lists of words that are values by themselves: nationalities and languages. The
-patterns match them, and the durable reader takes a nationality or language fact's values
-from them ("dual citizenship, Irish and Dutch" is two nationalities)."""
+"""The words the extractor reads values with: regular-expression pieces for names, places,
+organisations and phrases, and closed lists (roles, diets, nationalities, languages). The
+patterns match them, and the durable reader takes a nationality or language fact's values from
+the lists ("dual citizenship, Irish and Dutch" is two nationalities)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,62 @@ LANGUAGES = (
     "Bulgarian|Albanian|Macedonian|Georgian|Armenian|Kazakh|Uzbek|Mongolian|Nepali|Sinhala|"
     "Burmese|Khmer|Lao|Esperanto|Latin|ASL|BSL"
 )
+TITLE = r"(?:(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof)\.\s+)?"
+"""An abbreviated title or saint before a name: "St. Mary's", "Dr. Patel", "Mt. Vernon"."""
+
+
+NAME = TITLE + r"[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+){0,2}"
+
+
+PLACE = TITLE + r"[A-Z][\wà-ÿ'’-]+(?:[\s-]+[A-Z][\wà-ÿ'’-]+){0,3}"
+
+
+ORG = (
+    rf"(?:{TITLE}[A-Z][\w&'’-]*(?:\s+(?:&\s+|of\s+|and\s+)?[A-Z][\w&'’-]*){{0,4}}"
+    r"|the\s+[a-z]+(?:\s+[a-z]+){0,3}\s+(?:hospital|university|bank|school|ministry|council|"
+    r"company|agency|firm|startup|store|shop|library|museum|clinic|office))"
+)
+
+
+PHRASE = r"[^,.;!?]{1,80}?"
+"""A value: up to 80 characters within a clause (bounded, so a long run of text without its
+closing word is not searched from every start)."""
+
+
+END = (
+    r"(?=\s+(?:but|because|since|so|and\s+I|and\s+my|until|till|from|as\s+of)\b|[,.;!?]|$"
+    r"|\s+[—–-]+\s)"
+)
+
+
+I_AM = r"\bI(?:'m|’m|\s+am)"
+
+
+ROLE_NOUNS = (
+    "manager|engineer|developer|designer|accountant|lead|director|analyst|consultant|teacher|"
+    "nurse|doctor|scientist|researcher|student|architect|officer|administrator|admin|owner|"
+    "founder|ceo|cto|cfo|coo|vp|president|head|specialist|coordinator|assistant|writer|editor|"
+    "lawyer|attorney|recruiter|marketer|representative|technician|intern|programmer|tester|"
+    "planner|chef|cook|pharmacist|professor|lecturer|trainer|coach|agent|clerk|supervisor|"
+    "therapist|psychologist|counsel+or|photographer|artist|musician|pilot|driver|mechanic|"
+    "electrician|plumber|carpenter|farmer|freelancer|contractor|journalist|economist|dentist|"
+    "surgeon|paramedic|firefighter|executive|strategist|copywriter|translator|librarian|"
+    "secretary|receptionist|cashier|salesperson|waiter|waitress|barista|baker|veterinarian|"
+    "vet|physiotherapist|scrum master|product owner|data scientist"
+)
+
+
+DIETS = (
+    "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten-free|lactose intolerant|"
+    "plant[- ]based|keto|halal|kosher"
+)
+
+
+PRONOUNS = frozenset("it this that them you him her these those there one something".split())
+
+
+EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+
 _NAMED = {
     "nationality": re.compile(rf"\b(?:{NATIONALITIES})\b", re.IGNORECASE),
     "language": re.compile(rf"\b(?:{LANGUAGES})\b", re.IGNORECASE),

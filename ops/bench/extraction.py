@@ -43,8 +43,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from app.facts.durable import current_reader  # noqa: E402
+from app.facts.embedded import EmbeddedExtractor  # noqa: E402
 from app.facts.extraction import Extracted, Turn  # noqa: E402
-from app.facts.patterns import EmbeddedExtractor  # noqa: E402
 from app.text.words import fold  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

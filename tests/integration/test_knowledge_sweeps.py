@@ -67,7 +67,7 @@ def test_reextraction_replaces_a_batchs_facts_with_the_current_extractors(
         service = ExtractionService(
             session, jobs, get_settings(), knowledge_indexes(), clock=lambda: later
         )
-        from app.facts.patterns import EmbeddedExtractor
+        from app.facts.embedded import EmbeddedExtractor
 
         assert service.run_batch(batch_id, EmbeddedExtractor()) is None
     assert [f["text"] for f in facts(client, tenant, "rex")] == ["Lives in Bern"]

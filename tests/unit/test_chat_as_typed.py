@@ -9,9 +9,10 @@ import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.durable import DurableReader, with_subject
+from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Extracted, Turn
 from app.facts.pasted import without_pasted
-from app.facts.patterns import EmbeddedExtractor, asks, keeps_open, sentences
+from app.facts.utterances import asks, keeps_open, sentences
 from app.text.casual import first_person_capitalised
 
 MONDAY = date(2026, 3, 2)

@@ -13,8 +13,9 @@ import pytest
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.clauses import clauses
 from app.facts.durable import READER_FILE, DurableReader, as_said, values_of
+from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Extracted, Turn
-from app.facts.patterns import EmbeddedExtractor, sentences
+from app.facts.utterances import sentences
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 _READER = DurableReader.for_embedder(EMBEDDER)

@@ -14,10 +14,10 @@ from app.chat.upstream import ChatClient
 from app.documents.parsing import chunk_text, media_type_of, slugify
 from app.errors import UpstreamFailed
 from app.facts.dates import find_days
+from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Extracted, Turn
 from app.facts.graph import build_graph
 from app.facts.llm_extractor import LlmExtractor, UnreadableAnswer
-from app.facts.patterns import EmbeddedExtractor
 from app.facts.reconcile import Known, reconcile, same_value
 
 MONDAY = date(2025, 9, 15)

@@ -1,0 +1,191 @@
+"""Saying something no longer holds: the end of a job, a home, a manager or a partner, and a
+habit, a tool or a duty given up, with what holds now kept beside the end ("No longer drinks
+coffee"). `app.facts.reconcile` decides which known facts each end retires."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from app.facts.found import Found, clean
+from app.facts.vocabulary import END, NAME, ORG, PHRASE, PLACE, PRONOUNS
+
+
+def ends(sentence: str) -> Iterator[Found]:
+    for match in re.finditer(
+        rf"\bI\s+(?:have\s+)?(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|’m\s+leaving|"
+        rf"will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|no\s+longer\s+work\s+"
+        rf"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for))\s*"
+        rf"(?P<v>{ORG})",
+        sentence,
+    ):
+        org = match.group("v").strip()
+        yield Found("end", "employer", org, f"No longer works at {org}", match.start())
+    for match in re.finditer(
+        r"\bI(?:'m|’m|\s+am|\s+will\s+be|'ll\s+be)?\s+(?:resigning|retiring|resign|retire|"
+        r"quitting)\b(?!\s+from\s+[A-Z])",
+        sentence,
+    ):
+        yield Found("end", "employer", "", "No longer works at their employer", match.start())
+    for match in re.finditer(
+        rf"\bI\s+(?:no\s+longer|don't|do\s+not)\s+live\s+in\s+(?P<v>{PLACE})", sentence
+    ):
+        yield Found(
+            "end", "home", match.group("v"), f"No longer lives in {match.group('v')}", match.start()
+        )
+    for match in re.finditer(
+        rf"\bmy\s+last\s+day\s+(?:at|with)\s+(?P<v>{ORG})\s+(?:was|is|will\s+be)\b",
+        sentence,
+        re.IGNORECASE,
+    ):
+        org = match.group("v").strip()
+        yield Found("end", "employer", org, f"No longer works at {org}", match.start())
+    for match in _NOT_ANY_MORE.finditer(sentence):
+        value = (match.group("v") or match.group("v2") or match.group("v3")).strip()
+        verb = match.group("verb") or match.group("verb2") or match.group("verb3")
+        slot: str | None = _ENDED_BY_VERB[" ".join(verb.lower().split())]
+        if verb.lower() == "with" and not _BROKE_UP.search(sentence):
+            slot = None  # "I'm no longer with Acme" or "with Mark": whatever names them ends
+        text = _ENDED_TEXT[slot].format(value) if slot else f"No longer with {value}"
+        yield Found("end", slot, value, text, match.start())
+
+
+_NOT_ANY_MORE = re.compile(
+    rf"(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)(?:don['’]?t|do\s+not|no\s+longer|not)\s+"
+    rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in)\s+(?P<v>{PHRASE})\s+any\s?more\b"
+    rf"|\bI\s+no\s+longer\s+(?P<verb2>report\s+to)\s+(?P<v2>{NAME})"
+    rf"|\bI(?:['’]m|\s+am)\s+no\s+longer\s+(?P<verb3>at|with)\s+(?P<v3>{ORG})",
+    re.IGNORECASE,
+)
+"""Ends said with "anymore", whose value may be written in lower case and whose "I" may be
+left out ("I don't work at deloitte anymore", "not with Marco anymore", "dont live in chicago
+anymore"), "I no longer report to Steph" and "I'm no longer at Contoso"."""
+
+
+_BROKE_UP = re.compile(
+    r"\b(?:split|broke\s+up|break\s+up|divorced?|separated|dumped|ex)\b", re.IGNORECASE
+)
+"""What makes "no longer with Mark" the end of a partner rather than of a client or a job."""
+
+
+_ENDED_BY_VERB = {
+    "work at": "employer",
+    "work for": "employer",
+    "at": "employer",
+    "report to": "manager",
+    "with": "partner",
+    "live in": "home",
+}
+
+
+_ENDED_TEXT = {
+    "home": "No longer lives in {}",
+    "employer": "No longer works at {}",
+    "manager": "No longer reports to {}",
+    "partner": "No longer with {}",
+}
+
+
+def no_longer(sentence: str) -> Iterator[Found]:
+    """ "I don't drink coffee anymore", "I no longer use Slack", "I've quit smoking": the habit
+    (or the tool: "use"; or the duty: "I no longer run the intern program") ends, with whatever
+    else names it among the user's habits, tools, diets and likes (`reconcile`), and what holds
+    now is kept after the end ("No longer drinks coffee", "Quit smoking"): without it, a user who
+    never said they drank coffee would be known for nothing. Only a habit's verb keeps one ("I
+    don't feel like it anymore" keeps nothing), and nothing given up for a while is kept ("I quit
+    drinking for a month")."""
+    if _FOR_A_WHILE.search(sentence):
+        return
+    for match in _NO_LONGER.finditer(sentence):
+        verb = (match.group("verb") or match.group("verb2") or "").lower()
+        if verb in ("work", "live", "report"):
+            continue  # a job, a home, a manager: `ends` reads those, with their slot
+        said = match.group("v") or match.group("v2") or match.group("v3")
+        value = _TRAILING_TIME.sub("", _AFTER_THE_THING.split(clean(said))[0])
+        if not value or value.split()[0].lower() in PRONOUNS | _PREPOSITIONS | _NOT_HABITS:
+            continue
+        duty = verb in _DUTY_VERBS and said.split()[0].lower() in ("the", "our", "my")
+        slot = "responsibility" if duty else "uses" if verb == "use" else "habit"
+        yield Found("end", slot, value, f"No longer: {value}", match.start())
+        if duty or (verb and verb not in _HABIT_VERBS):
+            continue  # a duty handed over, or a verb of no habit: the end alone
+        if verb:
+            given_up = f"No longer {_HABIT_VERBS[verb]} {value}"
+        else:  # "Quit smoking", "Stopped running marathons", "Gave up smoking"
+            quit = " ".join(match.group("quit").lower().replace("given", "gave").split())
+            given_up = f"{quit[0].upper()}{quit[1:]} {value}"
+        yield Found("fact", "habit", value, given_up, match.start())
+
+
+_HEDGE = r"(?:(?:really|even|actually|much|usually|regularly|ever)\s+)?"
+
+
+_NO_LONGER = re.compile(
+    rf"\bI(?:'ve|’ve|\s+have)?\s+(?:no\s+longer|don't|don’t|do\s+not)\s+{_HEDGE}"
+    rf"(?P<verb>[a-z]+)\s+(?P<v>{PHRASE})\s+any\s?more\b"
+    rf"|\bI\s+no\s+longer\s+{_HEDGE}(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
+    rf"|\bI(?:'ve|’ve|\s+have)?\s+(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
+    rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?){END}",
+    re.IGNORECASE,
+)
+
+
+_AFTER_THE_THING = re.compile(
+    r"\s+(?:and|but|so|because|when|after|before|since|for\s+good|in\s+(?:\d{4}|[A-Z]\w+))\b"
+)
+"""Where what was given up ends: "smoking for good in February and the cravings are the worst"
+gave up "smoking"."""
+
+
+_PREPOSITIONS = frozenset({"to", "with", "at", "for", "in", "on", "from", "about", "by"})
+
+
+_TRAILING_TIME = re.compile(
+    r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|btw|fwiw|tbh|lol|haha|though|either|(?:last|this)\s+(?:year|month|week)|"
+    r"yesterday|today|in\s+\d{4}|since\s+\w+))+$",
+    re.IGNORECASE,
+)
+
+
+_HABIT_VERBS = {
+    "drink": "drinks",
+    "eat": "eats",
+    "smoke": "smokes",
+    "vape": "vapes",
+    "use": "uses",
+    "watch": "watches",
+    "play": "plays",
+    "take": "takes",
+    "wear": "wears",
+    "drive": "drives",
+    "own": "owns",
+    "run": "runs",
+    "do": "does",
+    "go": "goes",
+    "cook": "cooks",
+    "bake": "bakes",
+    "read": "reads",
+    "ride": "rides",
+    "cycle": "cycles",
+    "swim": "swims",
+    "climb": "climbs",
+    "gamble": "gambles",
+    "buy": "buys",
+}
+"""Verbs of a habit one gives up, and how the fact that holds now says them."""
+
+
+_DUTY_VERBS = frozenset({"run", "manage", "lead", "own", "handle", "organise", "organize"})
+
+
+_NOT_HABITS = frozenset(
+    {"trying", "hoping", "waiting", "caring", "worrying", "pretending", "asking", "expecting"}
+)
+"""What one gives up that is no habit: "I've given up trying to fix it"."""
+
+
+_FOR_A_WHILE = re.compile(
+    r"\bfor\s+(?:a|one|two|three|four|\d+)\s+(?:day|week|month)s?\b|\bfor\s+now\b|"
+    r"\btemporarily\b|\bthis\s+(?:week|month)\b|\bfor\s+lent\b|\buntil\b",
+    re.IGNORECASE,
+)

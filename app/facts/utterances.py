@@ -1,0 +1,200 @@
+"""What kind of thing a sentence says, before anything is read from it.
+
+A message is split into sentences (an abbreviation such as "St." ends none; an emoji before a
+question does), and a sentence may state a fact only when it is not a question (marked or not),
+a request, a passing want or a condition; of one that is, the clauses that state something
+still may ("I'm vegetarian, what should I order?"). Sentences over `MAX_SENTENCE_CHARS` are
+pasted text and are not read at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.facts.clauses import clauses
+from app.facts.vocabulary import I_AM, NAME
+
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+|\n+|[\U0001F1E6-\U0001F1FF\U0001F300-\U0001FAFF\u2600-\u27BF\u200d\ufe0f]+\s*"
+    r"(?=(?:whats|what|how|why|where|which|who|any|is|are|can|could|should|do|does|did|pls|"
+    r"please|help|anyway|but|so|just|give|tell|make|send|show|also|btw|ok|okay|thanks)\b)",
+    re.IGNORECASE,
+)
+"""A sentence ends at its mark, a new line, or an emoji that chat uses as its mark: one before a
+question, a request or a new turn ("type 1 diabetic here 🙃 whats a good breakfast"). An emoji
+inside a statement ("I ❤️ sushi", "a family of 4 👨‍👩‍👧‍👦 living in Leeds") ends nothing."""
+
+
+_ABBREVIATION = re.compile(
+    r"(?:^|\s)(?:st|dr|mr|mrs|ms|mt|prof|jr|sr|vs|etc|inc|ltd|co|no|dept|ave|rd|approx|"
+    r"e\.g|i\.e|[A-Z])\.$",
+    re.IGNORECASE,
+)
+"""A piece ending so ends with an abbreviation ("St.", "Dr.", "e.g.") or an initial ("J."),
+not a sentence: "I work at St. Mary's hospital" is one sentence."""
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences; a piece ending with an abbreviation joins the next, unless the
+    sentence so far spans lines. Only a piece's last word is looked at, so a long text full of
+    "St." and "Dr." costs time in proportion to its length."""
+    pieces = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    joined: list[list[str]] = []
+    spans_lines: list[bool] = []
+    for piece in pieces:
+        if joined and not spans_lines[-1] and _ABBREVIATION.search(joined[-1][-1].split()[-1]):
+            joined[-1].append(piece)
+        else:
+            joined.append([piece])
+            spans_lines.append(False)
+        spans_lines[-1] = spans_lines[-1] or "\n" in piece
+    return [" ".join(parts) for parts in joined]
+
+
+_IMPERATIVE = re.compile(
+    r"^(?:(?:hey|hi|ok(?:ay)?|so|and)\s*,?\s+)?(?:please\s+)?(?:(?:can|could|would|will)\s+you\b|"
+    r"(?:open|book|show|send|remind|find|draft|write|summari[sz]e|tell|give|help|make|create|"
+    r"check|list|translate|explain|search|look|get|set|schedule|add|remove|delete|update|"
+    r"email|order|buy|play|turn|read|compare|plan|fix|let's|lets|go|take|print|share|"
+    r"forward|reply|call)\b)",
+    re.IGNORECASE,
+)
+
+
+_MOMENTARY = re.compile(
+    r"\bI(?:'d|’d|\s+would)\s+(?:like|love)\b|\bI\s+(?:need|want|wanna)\b|"
+    rf"{I_AM}\s+(?:looking\s+for|thinking\s+(?:about|of)|trying\s+to|about\s+to|"
+    r"planning\s+to|wondering|going\s+to\s+(?:try|look|check|ask))\b|"
+    r"\b(?:probably|prob|prolly|maybe|perhaps|might)\b",
+    re.IGNORECASE,
+)
+
+
+_CONDITIONAL = re.compile(
+    r"^(?:(?:and|but|so|ok(?:ay)?)\s*,?\s+)?(?:if|unless|supposing|assuming|what\s+if|in\s+case|"
+    r"hypothetically|suppose\s+(?:that|I|we|you)|imagine\s+(?:if|that|I|we|you)|"
+    r"(?:let's\s+)?say,?\s+(?:that\s+)?(?:I|we|you)\b(?!\s+(?:hi|hello)\b))\b",
+    re.IGNORECASE,
+)
+"""A sentence that states a condition, not a fact: "If I moved to Canada, …", "say I took the
+job in Denver". "Imagine Dragons is my favourite band" and "Say hi to Tom" are not."""
+
+
+_STANDING_RULE = re.compile(r"\b(?:always|never)\b", re.IGNORECASE)
+"""A condition on a standing instruction is part of it: "If I ask for code, always use
+Python" is kept whole, as the patterns read it."""
+
+
+STANDING = re.compile(
+    r"^(?:(?:and|also)\s+)?(?:please\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
+    r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
+    r"^(?:please\s+)?(?:answer|reply|respond|write|talk|speak)\s+(?:to\s+me\s+)?in\s+[A-Z]|"
+    r"^(?:please\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b|"
+    r"\b(?:(?:going|moving)\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s+(?:please\s+)?"
+    r"(?:give|use|write|answer|reply|keep|send|show|make|call|don't|do\s+not|always|never|just)\b|"
+    r"\bstop\s+\w+ing\b[^.!?]{0,60}?\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|"
+    r"responses?)\b",
+    re.IGNORECASE,
+)
+
+
+CALL_ME = re.compile(rf"^(?:[Pp]lease\s+)?[Cc]all\s+me\s+({NAME})\s*[.!]?$")
+
+
+def _is_momentary(sentence: str) -> bool:
+    if STANDING.search(sentence) or CALL_ME.search(sentence.strip()):
+        return False
+    return bool(_IMPERATIVE.search(sentence) or _MOMENTARY.search(sentence))
+
+
+_OPENERS = r"^(?:(?:so|ok(?:ay)?|hey|btw|also|and|but|quick\s+q(?:uestion)?|anyway)\s*[,:]?\s+)?"
+
+
+_NOT_ME_NEXT = r"(?:['’]s)?\b(?!['’])(?!\s+(?:I|I['’]m|I['’]ve|we|we['’]re|my|our|mine|me)\b)"
+
+
+_ASKS_BY_TAIL = r"|\b(?:what\s+do\s+(?:you|u)\s+think|any\s+(?:tips|ideas|advice|thoughts))\W*$"
+
+
+_WH = r"what|whats|how|why|where|which|who|whose"
+
+
+_UNMARKED_QUESTION = re.compile(
+    rf"{_OPENERS}(?:(?:{_WH}){_NOT_ME_NEXT}|(?:is|are|can|could|should|do|does|did)\s+"
+    rf"(?:you|u|it|there|this|that|they|he|she|the|a|an|any|\d+)\b){_ASKS_BY_TAIL}",
+    re.IGNORECASE,
+)
+"""A question typed without its question mark: "whats the commute from Harlem like", "is 30 too
+old to start piano", "can you …", "python or go, what do u think". Not one: a sentence opening
+with a question word of its own ("where I live it rains", "what my job involves is payroll"), a
+verb that is no question ("can't eat gluten", "do yoga every morning")."""
+
+
+_ASKING_CLAUSE = re.compile(
+    rf"{_OPENERS}(?:{_WH}|any){_NOT_ME_NEXT}{_ASKS_BY_TAIL}",
+    re.IGNORECASE,
+)
+"""The same of a sentence's last clause, but for the verbs: a clause after a name opens with
+its verb ("Rahul, my husband, does all the cooking")."""
+
+
+def asks(text: str) -> bool:
+    """Whether a sentence is a question, marked or not."""
+    return text.endswith("?") or bool(_UNMARKED_QUESTION.search(text))
+
+
+def _last_clause_asks(sentence: str) -> bool:
+    """Whether a sentence ends by asking or asking for something ("…, help me outline it")."""
+    last = (clauses(sentence) or [sentence])[-1]
+    return (
+        last.endswith("?")
+        or bool(_ASKING_CLAUSE.search(last))
+        or (last != sentence and bool(_IMPERATIVE.search(last)) and not STANDING.search(last))
+    )
+
+
+def keeps_open(sentence: str) -> bool:
+    """Whether a sentence may state a fact at all: not a question, a request or a passing want
+    (a sentence whose last clause asks is a question too)."""
+    standing = not sentence.endswith("?") and STANDING.search(sentence)
+    return (
+        (standing or not asks(sentence))
+        and not _last_clause_asks(sentence)
+        and not _is_momentary(sentence)
+        and not (_CONDITIONAL.search(sentence) and not _STANDING_RULE.search(sentence))
+    )
+
+
+def statement_clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence that splits into clauses, that may state a fact: not a
+    question, a request or a condition themselves, not the question the sentence ends with,
+    and none of a conditional sentence (its clauses are its consequence)."""
+    found = clauses(sentence)
+    if found == [sentence] or _CONDITIONAL.search(sentence):
+        return []
+    if found and (found[-1].endswith("?") or _ASKING_CLAUSE.search(found[-1])):
+        found = found[:-1]
+    return [clause for clause in found if keeps_open(clause) and not _PREDICATE.match(clause)]
+
+
+_PREDICATE = re.compile(r"^(?:is|was|has|does|'s)\b", re.IGNORECASE)
+"""A clause that opens with a verb of the third person has its subject in another clause
+("our parrot, Kiwi, is older than my marriage"): it says nothing of the user alone."""
+
+
+ACKNOWLEDGES = re.compile(
+    r"^(?:thanks|thank\s+you|thx|ty|cheers|great|perfect|cool|nice|awesome|ok(?:ay)?|got\s+it|"
+    r"sounds\s+good|lol|haha)(?=\s*[,!.:;—–-]|\s*$)",
+    re.IGNORECASE,
+)
+"""A sentence that opens by answering the assistant ("Thanks, that helps with note 31!") is not
+read whole; what follows the answer is read as a clause when the user speaks of themselves in it
+("Great, I've just relocated to Gdansk for good"). "Nice is where I live" answers nothing."""
+
+
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|me|my|mine|we|we're|our|us)\b", re.I)
+
+
+MAX_SENTENCE_CHARS = 600
+"""A longer sentence (about 100 words without a stop) is pasted text, not something said of
+oneself: it is not read, and the patterns' work stays bounded whatever a message holds."""
