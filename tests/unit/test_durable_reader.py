@@ -69,7 +69,7 @@ def test_the_patterns_win_where_they_read_a_fact() -> None:
 
 def test_the_extractor_names_what_reads() -> None:
     assert EmbeddedExtractor(None).name == "embedded-1"
-    assert EmbeddedExtractor(READER).name == "embedded-3"  # re-extraction re-runs older batches
+    assert EmbeddedExtractor(READER).name == "embedded-4"  # re-extraction re-runs older batches
 
 
 @pytest.mark.parametrize(
