@@ -176,6 +176,49 @@ def _family(sentence: str) -> Iterator[Found]:
         )
 
 
+def _named_in_passing(sentence: str) -> Iterator[Found]:
+    """ "my manager priya is super picky", "our parrot kiwi is 30", "my cofounder Leila handles
+    the tech side": a relation named by the way, its name in lower case as often as not. The
+    name is the one word after the relation, before a verb or a comma, and no common word."""
+    for match in _NAMED_IN_PASSING.finditer(sentence):
+        name = match.group("v")
+        if name.lower() in _NOT_NAMES:
+            continue
+        relation = " ".join(match.group("r").lower().split())
+        slot = next(slot for slot, words in _RELATIONS.items() if re.fullmatch(words, relation))
+        yield Found("fact", slot, name, _NAMED_TEXT[slot].format(r=relation, v=name), match.start())
+
+
+_RELATIONS = {
+    "partner": r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?",
+    "child": r"son|daughter|kid|stepson|stepdaughter",
+    "pet": r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|tortoise|turtle",
+    "manager": r"manager|boss|line\s+manager|supervisor",
+    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner",
+}
+_NAMED_TEXT = {
+    "partner": "{r} is {v}",
+    "child": "Has a {r} named {v}",
+    "pet": "Has a {r} named {v}",
+    "manager": "Reports to {v}",
+    "works_with": "Works with {v}",
+}
+_NAMED_IN_PASSING = re.compile(
+    r"\b(?:my|our)\s+(?:new\s+|little\s+|old\s+|eldest\s+|youngest\s+)?"
+    rf"(?P<r>{'|'.join(_RELATIONS.values())})\s+(?P<v>[A-Za-z][a-z'’-]{{1,14}})"
+    r"(?=\s*,|\s+(?:is|was|has|had|and|who|just|keeps|wants|said|says|thinks|loves|hates|"
+    r"asked|told|will|would|can|can't|won't|doesn't|isn't|handles|runs|does|gets)\b)",
+    re.IGNORECASE,
+)
+_NOT_NAMES = frozenset(
+    "is was has had and who also just really still never always usually often sometimes finally "
+    "recently now then too actually literally basically says said wants thinks asked told got "
+    "gets of at in on from for with to the a an here there today yesterday again though lol tbh "
+    "ngl honestly apparently".split()
+)
+"""Words that follow a relation and are no name ("my manager also wants …")."""
+
+
 def _instructions(sentence: str) -> Iterator[Found]:
     if STANDING.search(sentence):
         value = re.sub(
@@ -473,6 +516,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     _favourite,
     _family,
+    _named_in_passing,
     ends,
     no_longer,
     _instructions,

@@ -428,3 +428,29 @@ def test_a_second_pet_in_its_own_clause_is_a_second_fact() -> None:
 
 def test_a_clause_whose_subject_is_another_clause_says_nothing_of_the_user() -> None:
     assert [i.slot for i in read("our parrot, Kiwi, is older than my marriage")] == ["pet"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        (
+            "can u tighten these slides? my manager priya is super picky about fonts",
+            "manager",
+            "priya",
+        ),
+        ("our parrot kiwi is 30 yrs old and suddenly plucking feathers", "pet", "kiwi"),
+        ("my cofounder Leila handles the tech side", "works_with", "Leila"),
+        ("My manager Priya is great", "manager", "Priya"),
+    ],
+)
+def test_a_relation_named_in_passing_is_kept_in_either_case(
+    message: str, slot: str, value: str
+) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message, PATTERNS)]
+
+
+@pytest.mark.parametrize(
+    "message", ["my manager also wants the deck", "my wife and I moved to Porto"]
+)
+def test_a_word_after_a_relation_is_no_name_by_itself(message: str) -> None:
+    assert not [i for i in read(message, PATTERNS) if i.slot in ("manager", "partner")]
