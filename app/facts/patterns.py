@@ -189,6 +189,41 @@ def _named_in_passing(sentence: str) -> Iterator[Found]:
         yield Found("fact", slot, name, _NAMED_TEXT[slot].format(r=relation, v=name), match.start())
 
 
+def _counted_and_named(sentence: str) -> Iterator[Found]:
+    """ "got two boys, finn and arlo", "we have two rabbits, pepper and salt": children or pets
+    counted, then named, one word each and in either case."""
+    for match in _COUNTED_AND_NAMED.finditer(sentence):
+        one = _ONE_OF[match.group("r").lower()]
+        slot = "child" if one in ("kid", "child", "boy", "girl", "son", "daughter") else "pet"
+        for name in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", match.group("v")):
+            if name.lower() not in _NOT_NAMES:
+                yield Found("fact", slot, name, f"Has a {one} named {name}", match.start())
+
+
+_ONE_OF = {
+    "kids": "kid",
+    "children": "child",
+    "boys": "boy",
+    "girls": "girl",
+    "sons": "son",
+    "daughters": "daughter",
+    "dogs": "dog",
+    "cats": "cat",
+    "rabbits": "rabbit",
+    "bunnies": "bunny",
+    "hamsters": "hamster",
+    "parrots": "parrot",
+    "puppies": "puppy",
+    "kittens": "kitten",
+    "horses": "horse",
+}
+_COUNTED_AND_NAMED = re.compile(
+    r"\b(?:(?:I|we)(?:['’]ve|\s+have)?\s+(?:got\s+)?|got\s+|have\s+)(?:two|three|four|five|\d)\s+"
+    rf"(?P<r>{'|'.join(_ONE_OF)})\s*[,:(]\s*"
+    r"(?P<v>[A-Za-z][a-z'’-]{1,14}(?:\s*,\s*[A-Za-z][a-z'’-]{1,14})*(?:\s*,?\s+and\s+|\s*&\s*)"
+    r"[A-Za-z][a-z'’-]{1,14})\b",
+    re.IGNORECASE,
+)
 _RELATIONS = {
     "partner": r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?",
     "child": r"son|daughter|kid|stepson|stepdaughter",
@@ -517,6 +552,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     _favourite,
     _family,
     _named_in_passing,
+    _counted_and_named,
     ends,
     no_longer,
     _instructions,

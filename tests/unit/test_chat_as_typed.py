@@ -454,3 +454,17 @@ def test_a_relation_named_in_passing_is_kept_in_either_case(
 )
 def test_a_word_after_a_relation_is_no_name_by_itself(message: str) -> None:
     assert not [i for i in read(message, PATTERNS) if i.slot in ("manager", "partner")]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "names"),
+    [
+        ("got two boys, finn and arlo, and they fight constantly", "child", ["finn", "arlo"]),
+        ("we've got three cats: Miso, Tofu and Natto", "pet", ["Miso", "Tofu", "Natto"]),
+        ("we've got two puppies, rex and max", "pet", ["rex", "max"]),
+    ],
+)
+def test_children_or_pets_counted_then_named_are_each_a_fact(
+    message: str, slot: str, names: list[str]
+) -> None:
+    assert [i.value for i in read(message, PATTERNS) if i.slot == slot] == names
