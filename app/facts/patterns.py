@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TypeVar
 
+from app.facts.clauses import clauses
 from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.ends import ends, no_longer
 from app.facts.extraction import Extracted
@@ -187,6 +188,39 @@ def _named_in_passing(sentence: str) -> Iterator[Found]:
         relation = " ".join(match.group("r").lower().split())
         slot = next(slot for slot, words in _RELATIONS.items() if re.fullmatch(words, relation))
         yield Found("fact", slot, name, _NAMED_TEXT[slot].format(r=relation, v=name), match.start())
+
+
+def _said_first(sentence: str) -> Iterator[Found]:
+    """What chat says first and without a subject, before the rest: "41 yo dad of twins, tired
+    24/7", "as a 62 year old retiree, is it dumb to buy an EV", "paralegal at a small firm —
+    whats the fastest way…", "backend dev, mostly go and postgres". Only the opening clause, and
+    only when it says nothing of anyone else ("manager at the store was rude" is not read)."""
+    first = (clauses(sentence) or [sentence])[0]
+    if _SOMEONE_DOES.search(first):
+        return
+    age = _AGE_FIRST.match(first)
+    if age:
+        yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", 0)
+    role = _ROLE_FIRST.match(first)
+    if role:
+        yield Found("fact", "role", role.group("v"), f"Works as {role.group('v')}", 0)
+
+
+_SOMEONE_DOES = re.compile(
+    r"\b(?:is|was|are|were|has|had|says|said|does|did|told|asked|wants|my|our|his|her|their)\b",
+    re.IGNORECASE,
+)
+_AGE_FIRST = re.compile(
+    r"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+an?\s+)?(?P<v>[1-9]\d)\s*(?:yo|y/o|yrs?\s+old|years?\s+old|"
+    r"[- ]year[- ]old)\b",
+    re.IGNORECASE,
+)
+_ROLE_FIRST = re.compile(
+    r"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?"
+    rf"(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})(?:\s+of\s+[\w-]+(?:\s+[\w-]+)?)?)"
+    r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*$",
+    re.IGNORECASE,
+)
 
 
 def _counted_and_named(sentence: str) -> Iterator[Found]:
@@ -553,6 +587,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     _family,
     _named_in_passing,
     _counted_and_named,
+    _said_first,
     ends,
     no_longer,
     _instructions,

@@ -64,7 +64,8 @@ ROLE_NOUNS = (
     "electrician|plumber|carpenter|farmer|freelancer|contractor|journalist|economist|dentist|"
     "surgeon|paramedic|firefighter|executive|strategist|copywriter|translator|librarian|"
     "secretary|receptionist|cashier|salesperson|waiter|waitress|barista|baker|veterinarian|"
-    "vet|physiotherapist|scrum master|product owner|data scientist"
+    "vet|physiotherapist|scrum master|product owner|data scientist|dev|paralegal|midwife|"
+    "carer|caregiver|retiree|consultant"
 )
 
 

@@ -468,3 +468,31 @@ def test_children_or_pets_counted_then_named_are_each_a_fact(
     message: str, slot: str, names: list[str]
 ) -> None:
     assert [i.value for i in read(message, PATTERNS) if i.slot == slot] == names
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("41 yo dad of twins, tired 24/7 😂 is 6 hrs of sleep actually that bad", "age", "41"),
+        ("as a 62 year old retiree on a fixed income, is it dumb to buy an EV", "age", "62"),
+        (
+            "paralegal at a small immigration firm — whats the fastest way to track deadlines",
+            "role",
+            "paralegal",
+        ),
+        (
+            "backend dev, mostly go and postgres. why is my query planner ignoring this",
+            "role",
+            "backend dev",
+        ),
+        ("head of procurement, I sign off on anything over 10k", "role", "head of procurement"),
+    ],
+)
+def test_what_chat_says_first_without_a_subject_is_kept(
+    message: str, slot: str, value: str
+) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message, PATTERNS)]
+
+
+def test_an_opening_about_someone_else_gives_no_role() -> None:
+    assert read("manager at the store was rude", PATTERNS) == []
