@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from app.facts.found import Found, clean
-from app.facts.vocabulary import END, NAME, ORG, PHRASE, PLACE, PRONOUNS
+from app.facts.vocabulary import DIETS, END, NAME, ORG, PHRASE, PLACE, PRONOUNS
 
 
 def ends(sentence: str) -> Iterator[Found]:
@@ -40,6 +40,19 @@ def ends(sentence: str) -> Iterator[Found]:
     ):
         org = match.group("v").strip()
         yield Found("end", "employer", org, f"No longer works at {org}", match.start())
+    for match in _LEFT_WITHOUT_I.finditer(sentence):  # "left google in january"
+        if match.group("v").lower() not in _NOT_A_PLACE_LEFT:
+            org = match.group("v")
+            yield Found("end", "employer", org, f"No longer works at {org}", match.start())
+    for match in _NO_LONGER_WORKING_WITH.finditer(sentence):  # "we stopped working with Acme"
+        value = match.group("v").strip()
+        yield Found("end", "works_with", value, f"No longer works with {value}", match.start())
+    for match in _NO_LONGER_A_DIET.finditer(sentence):  # "no longer vegetarian", "not vegan"
+        value = match.group("v")
+        yield Found("end", "diet", value, f"Not {value}", match.start())
+    for match in _PET_LOST.finditer(sentence):  # "we lost our cat luna last week"
+        value = match.group("v")
+        yield Found("end", "pet", value, f"No longer has {value}", match.start())
     for match in _NOT_ANY_MORE.finditer(sentence):
         value = (match.group("v") or match.group("v2") or match.group("v3")).strip()
         verb = match.group("verb") or match.group("verb2") or match.group("verb3")
@@ -50,6 +63,28 @@ def ends(sentence: str) -> Iterator[Found]:
         yield Found("end", slot, value, text, match.start())
 
 
+_LEFT_WITHOUT_I = re.compile(
+    rf"(?:^|,\s*)(?:just\s+|finally\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
+    r"(?=\s+(?:in|on|last|this|after|back|a|to|for)\b|\s*[,.;!]|\s*$)",
+)
+_NOT_A_PLACE_LEFT = frozenset(
+    {"the", "my", "our", "a", "an", "home", "work", "early", "late", "it", "them", "him", "her"}
+)
+_NO_LONGER_WORKING_WITH = re.compile(
+    rf"\b(?:I|we)\s+(?:have\s+|'ve\s+|’ve\s+)?(?:stopped\s+working|no\s+longer\s+work)\s+with\s+"
+    rf"(?P<v>{ORG})",
+    re.IGNORECASE,
+)
+_NO_LONGER_A_DIET = re.compile(
+    rf"(?:\bI(?:['’]m|\s+am)\s+|^|,\s*)(?:no\s+longer|not)\s+(?:a\s+)?(?P<v>{DIETS})"
+    r"(?:\s+any\s?more|\s+after\s+all|\s+now|(?=\s*[,.;!—–-]|\s*$))",
+    re.IGNORECASE,
+)
+_PET_LOST = re.compile(
+    r"\b(?:we|I)\s+(?:just\s+)?lost\s+(?:our|my)\s+(?:old\s+|sweet\s+)?(?:dog|cat|puppy|kitten|"
+    r"rabbit|bunny|hamster|parrot|horse)\s+(?P<v>[A-Za-z][a-z'’-]{1,14})\b",
+    re.IGNORECASE,
+)
 _NOT_ANY_MORE = re.compile(
     rf"(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)(?:don['’]?t|do\s+not|no\s+longer|not)\s+"
     rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in)\s+(?P<v>{PHRASE})\s+any\s?more\b"
@@ -124,7 +159,7 @@ _NO_LONGER = re.compile(
     rf"\bI(?:'ve|’ve|\s+have)?\s+(?:no\s+longer|don't|don’t|do\s+not)\s+{_HEDGE}"
     rf"(?P<verb>[a-z]+)\s+(?P<v>{PHRASE})\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+{_HEDGE}(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
-    rf"|\bI(?:'ve|’ve|\s+have)?\s+(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
+    rf"|(?:\bI(?:'ve|’ve|\s+have)?\s+|^|,\s*)(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
     rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?){END}",
     re.IGNORECASE,
 )

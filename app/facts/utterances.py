@@ -52,7 +52,8 @@ def sentences(text: str) -> list[str]:
 
 
 _IMPERATIVE = re.compile(
-    r"^(?:(?:hey|hi|ok(?:ay)?|so|and)\s*,?\s+)?(?:please\s+)?(?:(?:can|could|would|will)\s+you\b|"
+    r"^(?:(?:hey|hi|ok(?:ay)?|so|and)\s*,?\s+)?(?:(?:please|pls|plz)\s+)?"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\b|(?:please|pls|plz|stop)\b|"
     r"(?:open|book|show|send|remind|find|draft|write|summari[sz]e|tell|give|help|make|create|"
     r"check|list|translate|explain|search|look|get|set|schedule|add|remove|delete|update|"
     r"email|order|buy|play|turn|read|compare|plan|fix|let's|lets|go|take|print|share|"
@@ -86,11 +87,11 @@ Python" is kept whole, as the patterns read it."""
 
 
 STANDING = re.compile(
-    r"^(?:(?:and|also)\s+)?(?:please\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
+    r"^(?:(?:and|also)\s+)?(?:(?:please|pls|plz)\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
     r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
-    r"^(?:please\s+)?(?:answer|reply|respond|write|talk|speak)\s+(?:to\s+me\s+)?in\s+[A-Z]|"
-    r"^(?:please\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b|"
-    r"\b(?:(?:going|moving)\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s+(?:please\s+)?"
+    r"^(?:(?:please|pls|plz)\s+)?(?:answer|reply|respond|write|talk|speak)\s+(?:to\s+me\s+)?in\s+[A-Z]|"
+    r"^(?:(?:please|pls|plz)\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b|"
+    r"\b(?:(?:going|moving)\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s+(?:(?:please|pls|plz)\s+)?"
     r"(?:give|use|write|answer|reply|keep|send|show|make|call|don't|do\s+not|always|never|just)\b|"
     r"\bstop\s+\w+ing\b[^.!?]{0,60}?\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|"
     r"responses?)\b",

@@ -496,3 +496,40 @@ def test_what_chat_says_first_without_a_subject_is_kept(
 
 def test_an_opening_about_someone_else_gives_no_role() -> None:
     assert read("manager at the store was rude", PATTERNS) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("quit smoking for good back in january 🎉 any tips", "habit", "smoking"),
+        ("left google in january, doing my own startup now.", "employer", "google"),
+        (
+            "we stopped working with Acme Logistics, shipping's in-house now.",
+            "works_with",
+            "Acme Logistics",
+        ),
+        ("no longer vegetarian, started eating fish again", "diet", "vegetarian"),
+        (
+            "we lost our cat luna last week 😢 so pls stop with the cat food suggestions",
+            "pet",
+            "luna",
+        ),
+    ],
+)
+def test_ends_said_without_their_i(message: str, slot: str, value: str) -> None:
+    assert ("end", slot, value) in [(i.kind, i.slot, i.value) for i in read(message)]
+
+
+def test_a_request_after_an_end_is_no_fact() -> None:
+    found = read("we lost our cat luna last week 😢 so pls stop with the cat food suggestions")
+    assert [i.kind for i in found] == ["end"]
+
+
+@pytest.mark.parametrize("message", ["left work early today", "left the house at 8"])
+def test_leaving_a_place_for_the_day_ends_no_job(message: str) -> None:
+    assert read(message, PATTERNS) == []
+
+
+def test_pls_opens_a_standing_instruction_as_please_does() -> None:
+    (fact,) = read("pls always give me metric units, imperial makes zero sense to me", PATTERNS)
+    assert fact.slot == "instruction"
