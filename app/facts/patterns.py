@@ -26,6 +26,7 @@ from app.facts.vocabulary import (
     DIETS,
     EMAIL,
     END,
+    HEALTH,
     I_AM,
     NAME,
     NATIONALITIES,
@@ -34,6 +35,7 @@ from app.facts.vocabulary import (
     PLACE,
     PRONOUNS,
     ROLE_NOUNS,
+    listed_values,
 )
 
 T = TypeVar("T")
@@ -223,6 +225,51 @@ _ROLE_FIRST = re.compile(
 )
 
 
+def _said_of_oneself(sentence: str) -> Iterator[Found]:
+    """Short ways chat says who one is: a condition by its adjective ("dyslexic btw", "I'm
+    asthmatic", "gluten free bc celiac"), a stack ("our stack is django + react"), dual
+    citizenship ("dual citizen — italian and canadian"), a role said with "as" ("as head of
+    procurement I sign off …"), a manager named after the fact ("marcus is my boss")."""
+    for match in _HEALTH_SAID.finditer(sentence):
+        value = match.group("v")
+        yield Found("fact", "health", value, f"Is {value}", match.start())
+    for match in _STACK.finditer(sentence):
+        for tool in re.split(r"\s*(?:\+|\band\b|&|/)\s*", match.group("v")):
+            if tool:
+                yield Found("fact", "uses", tool, f"Uses {tool}", match.start())
+    if _DUAL_CITIZEN.search(sentence):
+        for nationality in listed_values("nationality", sentence):
+            yield Found("fact", "nationality", nationality, f"Is {nationality}", 0)
+    for match in _AS_ROLE_I.finditer(sentence):
+        yield Found("fact", "role", match.group("v"), f"Works as {match.group('v')}", match.start())
+    for match in _IS_MY_MANAGER.finditer(sentence):
+        name = match.group("v") or match.group("lower")
+        if name.lower() not in _NOT_NAMES | {"she", "he", "who", "that", "this", "it", "mine"}:
+            yield Found("fact", "manager", name, f"Reports to {name}", match.start())
+
+
+_HEALTH_SAID = re.compile(
+    rf"(?:\bI['’]m\s+(?:also\s+)?|^|,\s*|\b(?:bc|because|cause|cos)\s+(?:I['’]m\s+)?)"
+    rf"(?:a\s+)?(?P<v>{HEALTH})(?=\s*(?:[,.;!?—–-]|$)|\s+(?:here|btw|fyi|tbh|since|so|and|too)\b)",
+    re.IGNORECASE,
+)
+_STACK = re.compile(
+    r"\b(?:our|my)\s+(?:tech\s+)?stack\s+is\s+(?:mostly\s+|basically\s+)?"
+    r"(?P<v>[\w.#-]+(?:\s*(?:\+|\band\b|&|/)\s*[\w.#-]+){0,5})",
+    re.IGNORECASE,
+)
+_DUAL_CITIZEN = re.compile(r"\bdual\s+(?:citizen(?:ship)?|national(?:ity)?)\b", re.IGNORECASE)
+_AS_ROLE_I = re.compile(
+    rf"(?:^|,\s*)[Aa]s\s+(?:an?\s+|the\s+)?(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})"
+    rf"(?:\s+of\s+[\w-]+)?)\s*,?\s+I\b",
+    re.IGNORECASE,
+)
+_IS_MY_MANAGER = re.compile(
+    rf"(?:(?<![\w'’-])(?P<v>{NAME})|\b(?P<lower>[a-z][a-z'’-]{{1,14}}))\s+is\s+my\s+"
+    r"(?:boss|manager|line\s+manager)\b"
+)
+
+
 def _counted_and_named(sentence: str) -> Iterator[Found]:
     """ "got two boys, finn and arlo", "we have two rabbits, pepper and salt": children or pets
     counted, then named, one word each and in either case."""
@@ -314,7 +361,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(rf"\bmy\s+name\s+is\s+(?P<v>{NAME})", "name", "Name is {v}", flags=0),
     Pattern(
         rf"(?:^|,\s*|\band\s+)(?:hi|hello|hey)?[,!]?\s*(?:I'm|I’m|I\s+am|this\s+is)\s+"
-        rf"(?!(?:{NATIONALITIES})\b)(?P<v>{NAME})(?=\s*(?:[,.!;]|\s+and\b|\s+here\b|$))",
+        rf"(?!(?:{NATIONALITIES})\b)(?P<v>{NAME})"
+        r"(?=\s*(?:[,.!;]|\s+(?:and|here|btw|fyi|tbh|lol|by\s+the\s+way)\b|$))",
         "name",
         "Name is {v}",
         flags=0,
@@ -525,7 +573,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(
         rf"(?<!\bwhen\s)(?<!\bif\s)(?<!\bwhenever\s)"
-        rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after)\s+(?P<v>the\s+{PHRASE}|our\s+{PHRASE})"
+        rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after|cover|handle|support|maintain)\s+"
+        rf"(?P<v>the\s+{PHRASE}|our\s+{PHRASE}|all\s+(?:the\s+|our\s+)?{PHRASE})"
         rf"{END}",
         "responsibility",
         "Is responsible for {v}",
@@ -545,8 +594,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Is responsible for {v}",
     ),
     Pattern(
-        r"\b(?:I|[Ww]e)\s+(?:mostly\s+|mainly\s+|also\s+)?(?:use|are\s+using|am\s+using|'re\s+using|"
-        r"rely\s+on)\s+(?P<v>[A-Z][\w.+#-]*(?:(?:\s*,\s*|\s+and\s+|\s+)[A-Z][\w.+#-]*)*)",
+        r"\b(?:I|[Ww]e)(?:\s+(?:mostly\s+|mainly\s+|also\s+)?(?:use|are\s+using|am\s+using|"
+        r"'re\s+using|rely\s+on)|(?:['’]ve|\s+have)\s+been\s+using)\s+"
+        r"(?P<v>[A-Z][\w.+#-]*(?:(?:\s*,\s*|\s+and\s+|\s+)[A-Z][\w.+#-]*)*)",
         "uses",
         "Uses {v}",
         flags=0,
@@ -587,6 +637,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     _family,
     _named_in_passing,
     _counted_and_named,
+    _said_of_oneself,
     _said_first,
     ends,
     no_longer,

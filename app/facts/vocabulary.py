@@ -80,6 +80,12 @@ PRONOUNS = frozenset("it this that them you him her these those there one someth
 
 EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 
+HEALTH = (
+    r"asthmatic|diabetic|type\s+[12]\s+diabetic|pre-?diabetic|dyslexic|dyspraxic|coeliac|celiac|"
+    r"epileptic|autistic|anaemic|anemic|colou?r-?blind|deaf|hard\s+of\s+hearing|hypertensive|"
+    r"immunocompromised|insulin[- ]dependent|neurodivergent"
+)
+"""A condition said by its adjective ("I'm dyslexic", "coeliac here")."""
 _NAMED = {
     "nationality": re.compile(rf"\b(?:{NATIONALITIES})\b", re.IGNORECASE),
     "language": re.compile(rf"\b(?:{LANGUAGES})\b", re.IGNORECASE),

@@ -533,3 +533,26 @@ def test_leaving_a_place_for_the_day_ends_no_job(message: str) -> None:
 def test_pls_opens_a_standing_instruction_as_please_does() -> None:
     (fact,) = read("pls always give me metric units, imperial makes zero sense to me", PATTERNS)
     assert fact.slot == "instruction"
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "values"),
+    [
+        ("I'm Lena btw! ok so my question is about sourdough hydration", "name", ["Lena"]),
+        ("asthmatic since i was a kid so winter running is rough", "health", ["asthmatic"]),
+        ("dyslexic btw, so short sentences help a lot", "health", ["dyslexic"]),
+        ("gluten free bc celiac so be careful w recipes", "health", ["celiac"]),
+        ("our stack is django + react, should we bother with htmx", "uses", ["django", "react"]),
+        ("I've been using Figma daily for years, what's the best plugin", "uses", ["Figma"]),
+        ("as head of procurement I sign off on anything over 10k", "role", ["head of procurement"]),
+        ("our cto marcus is my boss and he wants an architecture doc", "manager", ["marcus"]),
+        ("Karen Liu is my manager, for context.", "manager", ["Karen Liu"]),
+        (
+            "I cover the EMEA enterprise accounts, what's a good cadence",
+            "responsibility",
+            ["EMEA enterprise accounts"],
+        ),
+    ],
+)
+def test_short_ways_chat_says_who_one_is(message: str, slot: str, values: list[str]) -> None:
+    assert [i.value for i in read(message) if i.slot == slot] == values
