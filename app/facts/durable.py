@@ -200,7 +200,11 @@ class DurableReader:
         states something lasting about a slot, else None. Texts shorter than `MIN_WORDS`
         (`MIN_CLAUSE_WORDS`) or longer than `MAX_WORDS` are not read."""
         fewest = MIN_CLAUSE_WORDS if clauses else MIN_WORDS
-        readable = [n for n, text in enumerate(texts) if fewest <= len(text.split()) <= MAX_WORDS]
+        readable = [
+            n
+            for n, text in enumerate(texts)
+            if fewest <= len(text.split()) <= MAX_WORDS and not _THIS_MOMENT.search(text)
+        ]
         found: list[Reading | None] = [None] * len(texts)
         if not readable:
             return found
@@ -257,6 +261,11 @@ _OPENS_WITH_A_VERB = re.compile(
 )
 _BEEN = re.compile(r"^been\b", re.IGNORECASE)
 _BEING = re.compile(r"^being\s+", re.IGNORECASE)
+_THIS_MOMENT = re.compile(
+    r"\b(?:right\s+now|rn|atm|at\s+the\s+moment|tonight|this\s+morning|this\s+afternoon)\b", re.I
+)
+"""A text about this moment ("so excited rn I can't focus") states nothing lasting: the reader
+does not read it (the patterns still may: "I work at Acme right now")."""
 _NOW = re.compile(
     r"\b(?:currently|right\s+now|rn|at\s+the\s+moment|today|tonight|this\s+morning)\b", re.I
 )

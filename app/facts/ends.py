@@ -40,6 +40,9 @@ def ends(sentence: str) -> Iterator[Found]:
     ):
         org = match.group("v").strip()
         yield Found("end", "employer", org, f"No longer works at {org}", match.start())
+    for match in _RETIRED_FROM.finditer(sentence):  # "since retiring from the navy"
+        org = match.group("v")
+        yield Found("end", "employer", org, f"No longer works at {org}", match.start())
     for match in _LEFT_WITHOUT_I.finditer(sentence):  # "left google in january"
         if match.group("v").lower() not in _NOT_A_PLACE_LEFT:
             org = match.group("v")
@@ -63,6 +66,10 @@ def ends(sentence: str) -> Iterator[Found]:
         yield Found("end", slot, value, text, match.start())
 
 
+_RETIRED_FROM = re.compile(
+    rf"(?:\bI(?:['’]ve|\s+have)?\s+|^|\b(?:since|after)\s+)(?:retired|retiring)\s+from\s+(?:the\s+)?"
+    rf"(?P<v>{ORG}|[a-z][\w&-]+)",
+)
 _LEFT_WITHOUT_I = re.compile(
     rf"(?:^|,\s*)(?:just\s+|finally\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
     r"(?=\s+(?:in|on|last|this|after|back|a|to|for)\b|\s*[,.;!]|\s*$)",

@@ -514,7 +514,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     # Contact.
     Pattern(
         rf"\b(?:my\s+(?:e-?mail|email\s+address)\s+is|reach\s+me\s+at|contact\s+me\s+at|e-?mail\s+me"
-        rf"\s+at|mail\s+me\s+at)\s+(?P<v>{EMAIL})",
+        rf"\s+at|mail\s+me\s+at|send\s+(?:[\w-]+\s+){{0,3}}to)\s+(?P<v>{EMAIL})",
         "email",
         "Email address is {v}",
     ),

@@ -91,6 +91,7 @@ STANDING = re.compile(
     r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
     r"^(?:(?:please|pls|plz)\s+)?(?:answer|reply|respond|write|talk|speak)\s+(?:to\s+me\s+)?in\s+[A-Z]|"
     r"^(?:(?:please|pls|plz)\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b|"
+    r"\b(?:going|moving)\s+forward\s*(?:[,.;!]|$)|"
     r"\b(?:(?:going|moving)\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s+(?:(?:please|pls|plz)\s+)?"
     r"(?:give|use|write|answer|reply|keep|send|show|make|call|don't|do\s+not|always|never|just)\b|"
     r"\bstop\s+\w+ing\b[^.!?]{0,60}?\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|"

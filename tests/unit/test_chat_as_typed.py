@@ -556,3 +556,32 @@ def test_pls_opens_a_standing_instruction_as_please_does() -> None:
 )
 def test_short_ways_chat_says_who_one_is(message: str, slot: str, values: list[str]) -> None:
     assert [i.value for i in read(message) if i.slot == slot] == values
+
+
+def test_a_moment_is_not_read_as_lasting() -> None:
+    assert read("so excited rn I can't focus on anything 😆") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "slot", "value"),
+    [
+        (
+            "pls send anything personal to j.okafor@fastmail.com going forward, not my work one",
+            "fact",
+            "email",
+            "j.okafor@fastmail.com",
+        ),
+        (
+            "since retiring from the navy I volunteer at the food bank on tuesdays",
+            "end",
+            "employer",
+            "navy",
+        ),
+    ],
+)
+def test_standing_contacts_and_retirements(message: str, kind: str, slot: str, value: str) -> None:
+    assert (kind, slot, value) in [(i.kind, i.slot, i.value) for i in read(message)]
+
+
+def test_a_one_off_send_gives_no_email() -> None:
+    assert read("send this to bob@example.com") == []
