@@ -270,6 +270,52 @@ _IS_MY_MANAGER = re.compile(
 )
 
 
+def _kind_of_person(sentence: str) -> Iterator[Found]:
+    """ "I'm a morning person", "dark roast person through and through", "not a cat person":
+    what one likes, or with "not", dislikes."""
+    for match in _KIND_OF_PERSON.finditer(sentence):
+        value = match.group("v")
+        if value.lower() in _NOT_KINDS:
+            continue
+        if match.group("not") or match.group("not2"):
+            yield Found("fact", "dislikes", value, f"Dislikes {value}", match.start())
+        else:
+            yield Found("fact", "likes", value, f"Likes {value}", match.start())
+
+
+_KIND_OF_PERSON = re.compile(
+    r"(?:\bI['’]m\s+(?P<not>not\s+)?(?:really\s+|totally\s+|definitely\s+|such\s+)?(?:an?\s+)?|"
+    r"^(?:(?P<not2>not\s+)(?:really\s+)?(?:an?\s+)?)?)"
+    r"(?P<v>[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)\s+person\b(?!\s+(?:who|that|at|in|of|from|to)\b)",
+    re.IGNORECASE,
+)
+_NOT_KINDS = frozenset(
+    {
+        "nice",
+        "good",
+        "bad",
+        "different",
+        "private",
+        "busy",
+        "normal",
+        "real",
+        "other",
+        "same",
+        "the",
+        "this",
+        "that",
+        "one",
+        "contact",
+        "point",
+        "go-to",
+        "only",
+        "young",
+        "old",
+        "new",
+    }
+)
+
+
 def _counted_and_named(sentence: str) -> Iterator[Found]:
     """ "got two boys, finn and arlo", "we have two rabbits, pepper and salt": children or pets
     counted, then named, one word each and in either case."""
@@ -425,6 +471,15 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(rf"{I_AM}\s+(?:now\s+)?based\s+in\s+(?P<v>{PLACE})", "home", "Lives in {v}", flags=0),
+    Pattern(  # "living in munich and still …", "I live in leeds now": a place in lower case
+        r"(?:\bI\s+(?:live|am\s+living|'m\s+living|’m\s+living)|^living)\s+in\s+(?:the\s+)?"
+        r"(?!(?:fear|hope|denial|sin|poverty|luxury|comfort|peace|limbo|hell|debt|style|"
+        r"sweatpants|pyjamas|pajamas|the\s+moment|the\s+past|a\b|an\b)\b)"
+        r"(?P<v>[a-z][\w-]+)(?=\s+(?:and|now|these|since|for|but|so)\b|\s*[,.;!?—–-]|\s*$)",
+        "home",
+        "Lives in {v}",
+        flags=0,
+    ),
     Pattern(
         rf"\bI\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+to\s+(?P<v>{PLACE})(?!\s+(?:team|office))",
         "home",
@@ -637,6 +692,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     _family,
     _named_in_passing,
     _counted_and_named,
+    _kind_of_person,
     _said_of_oneself,
     _said_first,
     ends,

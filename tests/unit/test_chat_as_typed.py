@@ -585,3 +585,23 @@ def test_standing_contacts_and_retirements(message: str, kind: str, slot: str, v
 
 def test_a_one_off_send_gives_no_email() -> None:
     assert read("send this to bob@example.com") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("living in munich and still dont speak german", "home", "munich"),
+        ("I'm a morning person", "likes", "morning"),
+        ("dark roast person through and through, recommend beans", "likes", "dark roast"),
+        ("not a cat person tbh", "dislikes", "cat"),
+    ],
+)
+def test_a_lower_case_home_and_the_kind_of_person_one_is(
+    message: str, slot: str, value: str
+) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message, PATTERNS)]
+
+
+@pytest.mark.parametrize("message", ["living in fear lol", "I'm the only person who knows SAP"])
+def test_near_phrasings_give_no_home_and_no_liking(message: str) -> None:
+    assert not [i for i in read(message, PATTERNS) if i.slot in ("home", "likes")]
