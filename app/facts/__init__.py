@@ -5,10 +5,11 @@ facts, add, forget, promote, graph, history imports), `service.py` (one service 
 extraction, the facts routes, history imports), `repository.py` (all of this room's SQL).
 Extraction is pure where it can be: `extraction.py` (what an extractor takes and gives),
 `embedded.py` (the embedded extractor) over `utterances.py` (which sentences and clauses may
-state a fact), `patterns.py` (the table of patterns, `ends.py` for what no longer holds, words
-from `vocabulary.py`, what they find in `found.py`), `dates.py`, `reconcile.py`, `pasted.py`,
-`clauses.py`; `durable.py` and `llm_extractor.py` read what the patterns cannot;
-`extractors.py` picks one.
+state a fact), `patterns.py` (the table of patterns, with `ends.py` for what no longer holds,
+`people.py` for who the user lives and works with, `self_described.py` for the short ways chat
+says who one is; words from `vocabulary.py`, what they find in `found.py`), `dates.py`,
+`reconcile.py`, `pasted.py`, `clauses.py`; `durable.py` and `llm_extractor.py` read what the
+patterns cannot; `extractors.py` picks one.
 
 Facts know nothing of chat or of blended retrieval (`app.knowledge`, `app.chat` sit above);
 they use documents only to promote a fact into a collection, and the switch and cached indexes

@@ -24,3 +24,13 @@ Reader = Callable[[str], Iterator[Found]]
 def clean(value: str) -> str:
     value = re.sub(r"^(?:the|a|an|my|our)\s+", "", value.strip(), flags=re.IGNORECASE)
     return value.strip(" \t'\"’“”").rstrip(".")
+
+
+def listed_items(value: str) -> list[str]:
+    """ "Jira and Confluence", "German and a bit of Japanese" → their items."""
+    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*", value)
+    cleaned = [
+        clean(re.sub(r"^(?:a\s+(?:little\s+)?bit\s+of|some|fluent|basic)\s+", "", p.strip()))
+        for p in parts
+    ]
+    return [c for c in cleaned if c]

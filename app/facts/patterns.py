@@ -16,17 +16,17 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TypeVar
 
-from app.facts.clauses import clauses
 from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.ends import ends, no_longer
 from app.facts.extraction import Extracted
-from app.facts.found import Found, Reader, clean
+from app.facts.found import Found, Reader, clean, listed_items
+from app.facts.people import counted_and_named, family, named_in_passing
+from app.facts.self_described import kind_of_person, said_first, said_of_oneself
 from app.facts.utterances import CALL_ME, MAX_SENTENCE_CHARS, STANDING, keeps_open
 from app.facts.vocabulary import (
     DIETS,
     EMAIL,
     END,
-    HEALTH,
     I_AM,
     NAME,
     NATIONALITIES,
@@ -35,7 +35,6 @@ from app.facts.vocabulary import (
     PLACE,
     PRONOUNS,
     ROLE_NOUNS,
-    listed_values,
 )
 
 T = TypeVar("T")
@@ -76,16 +75,6 @@ _UNTIL_THEN = re.compile(r"\buntil\s+then\b", re.IGNORECASE)
 _LIKE_END = r"(?=\s+(?:but|because|since|so|and\s+I|over|rather\s+than|instead\s+of)\b|[,.;!?]|$)"
 
 
-def _items(value: str) -> list[str]:
-    """ "Jira and Confluence", "German and a bit of Japanese" → their items."""
-    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*", value)
-    cleaned = [
-        clean(re.sub(r"^(?:a\s+(?:little\s+)?bit\s+of|some|fluent|basic)\s+", "", p.strip()))
-        for p in parts
-    ]
-    return [c for c in cleaned if c]
-
-
 @dataclass(frozen=True)
 class Pattern:
     """One row of the table: a regular expression whose group `v` is the value of `slot`, and
@@ -104,7 +93,7 @@ class Pattern:
         def find(sentence: str) -> Iterator[Found]:
             for match in compiled.finditer(sentence):
                 raw = match.group("v")
-                values = _items(raw) if self.many else [clean(raw)]
+                values = listed_items(raw) if self.many else [clean(raw)]
                 for value in values:
                     if not value or value.split()[0].lower() in PRONOUNS:
                         continue
@@ -125,260 +114,6 @@ def _favourite(sentence: str) -> Iterator[Found]:
                 f"Favourite {category} is {value}",
                 match.start(),
             )
-
-
-def _family(sentence: str) -> Iterator[Found]:
-    relations = r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?"
-    for match in re.finditer(
-        rf"\b[Mm]y\s+(?P<r>{relations})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|,|\s+is)?"
-        rf"\s+(?P<v>{NAME})",
-        sentence,
-    ):
-        relation = match.group("r").lower()
-        yield Found(
-            "fact",
-            "partner",
-            match.group("v"),
-            f"{relation.capitalize()} is {match.group('v')}",
-            match.start(),
-        )
-    kids = r"sons?|daughters?|kids?|child|children|boys?|girls?"
-    for match in re.finditer(
-        rf"\b[Mm]y\s+(?P<r>son|daughter|kid|child)(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named"
-        rf"|,)?\s+(?P<v>{NAME})",
-        sentence,
-    ):
-        yield Found(
-            "fact",
-            "child",
-            match.group("v"),
-            f"Has a {match.group('r').lower()} named {match.group('v')}",
-            match.start(),
-        )
-    for match in re.finditer(
-        rf"\bI\s+have\s+(?:a|an|one|two|three|four|five|\d)\s+(?P<r>{kids})(?:,|\s+called|"
-        rf"\s+named|:)\s+(?P<v>{NAME}(?:(?:\s*,\s*|\s+and\s+){NAME})*)",
-        sentence,
-    ):
-        relation = re.sub(r"(?:ren|s)$", "", match.group("r").lower())
-        for name in _items(match.group("v")):
-            yield Found("fact", "child", name, f"Has a {relation} named {name}", match.start())
-    animals = r"dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|bird|fish|turtle|guinea\s+pig"
-    for match in re.finditer(
-        rf"\b(?:I\s+(?:have|adopted|got|own)\s+an?|[Mm]y)\s+(?:new\s+|little\s+)?(?P<r>{animals})"
-        rf"(?:'s\s+name\s+is|\s+is\s+called|\s+called|\s+named|,)\s+(?P<v>{NAME})",
-        sentence,
-    ):
-        animal = match.group("r").lower()
-        yield Found(
-            "fact",
-            "pet",
-            match.group("v"),
-            f"Has a {animal} named {match.group('v')}",
-            match.start(),
-        )
-
-
-def _named_in_passing(sentence: str) -> Iterator[Found]:
-    """ "my manager priya is super picky", "our parrot kiwi is 30", "my cofounder Leila handles
-    the tech side": a relation named by the way, its name in lower case as often as not. The
-    name is the one word after the relation, before a verb or a comma, and no common word."""
-    for match in _NAMED_IN_PASSING.finditer(sentence):
-        name = match.group("v")
-        if name.lower() in _NOT_NAMES:
-            continue
-        relation = " ".join(match.group("r").lower().split())
-        slot = next(slot for slot, words in _RELATIONS.items() if re.fullmatch(words, relation))
-        yield Found("fact", slot, name, _NAMED_TEXT[slot].format(r=relation, v=name), match.start())
-
-
-def _said_first(sentence: str) -> Iterator[Found]:
-    """What chat says first and without a subject, before the rest: "41 yo dad of twins, tired
-    24/7", "as a 62 year old retiree, is it dumb to buy an EV", "paralegal at a small firm —
-    whats the fastest way…", "backend dev, mostly go and postgres". Only the opening clause, and
-    only when it says nothing of anyone else ("manager at the store was rude" is not read)."""
-    first = (clauses(sentence) or [sentence])[0]
-    if _SOMEONE_DOES.search(first):
-        return
-    age = _AGE_FIRST.match(first)
-    if age:
-        yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", 0)
-    role = _ROLE_FIRST.match(first)
-    if role:
-        yield Found("fact", "role", role.group("v"), f"Works as {role.group('v')}", 0)
-
-
-_SOMEONE_DOES = re.compile(
-    r"\b(?:is|was|are|were|has|had|says|said|does|did|told|asked|wants|my|our|his|her|their)\b",
-    re.IGNORECASE,
-)
-_AGE_FIRST = re.compile(
-    r"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+an?\s+)?(?P<v>[1-9]\d)\s*(?:yo|y/o|yrs?\s+old|years?\s+old|"
-    r"[- ]year[- ]old)\b",
-    re.IGNORECASE,
-)
-_ROLE_FIRST = re.compile(
-    r"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?"
-    rf"(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})(?:\s+of\s+[\w-]+(?:\s+[\w-]+)?)?)"
-    r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*$",
-    re.IGNORECASE,
-)
-
-
-def _said_of_oneself(sentence: str) -> Iterator[Found]:
-    """Short ways chat says who one is: a condition by its adjective ("dyslexic btw", "I'm
-    asthmatic", "gluten free bc celiac"), a stack ("our stack is django + react"), dual
-    citizenship ("dual citizen — italian and canadian"), a role said with "as" ("as head of
-    procurement I sign off …"), a manager named after the fact ("marcus is my boss")."""
-    for match in _HEALTH_SAID.finditer(sentence):
-        value = match.group("v")
-        yield Found("fact", "health", value, f"Is {value}", match.start())
-    for match in _STACK.finditer(sentence):
-        for tool in re.split(r"\s*(?:\+|\band\b|&|/)\s*", match.group("v")):
-            if tool:
-                yield Found("fact", "uses", tool, f"Uses {tool}", match.start())
-    if _DUAL_CITIZEN.search(sentence):
-        for nationality in listed_values("nationality", sentence):
-            yield Found("fact", "nationality", nationality, f"Is {nationality}", 0)
-    for match in _AS_ROLE_I.finditer(sentence):
-        yield Found("fact", "role", match.group("v"), f"Works as {match.group('v')}", match.start())
-    for match in _IS_MY_MANAGER.finditer(sentence):
-        name = match.group("v") or match.group("lower")
-        if name.lower() not in _NOT_NAMES | {"she", "he", "who", "that", "this", "it", "mine"}:
-            yield Found("fact", "manager", name, f"Reports to {name}", match.start())
-
-
-_HEALTH_SAID = re.compile(
-    rf"(?:\bI['’]m\s+(?:also\s+)?|^|,\s*|\b(?:bc|because|cause|cos)\s+(?:I['’]m\s+)?)"
-    rf"(?:a\s+)?(?P<v>{HEALTH})(?=\s*(?:[,.;!?—–-]|$)|\s+(?:here|btw|fyi|tbh|since|so|and|too)\b)",
-    re.IGNORECASE,
-)
-_STACK = re.compile(
-    r"\b(?:our|my)\s+(?:tech\s+)?stack\s+is\s+(?:mostly\s+|basically\s+)?"
-    r"(?P<v>[\w.#-]+(?:\s*(?:\+|\band\b|&|/)\s*[\w.#-]+){0,5})",
-    re.IGNORECASE,
-)
-_DUAL_CITIZEN = re.compile(r"\bdual\s+(?:citizen(?:ship)?|national(?:ity)?)\b", re.IGNORECASE)
-_AS_ROLE_I = re.compile(
-    rf"(?:^|,\s*)[Aa]s\s+(?:an?\s+|the\s+)?(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})"
-    rf"(?:\s+of\s+[\w-]+)?)\s*,?\s+I\b",
-    re.IGNORECASE,
-)
-_IS_MY_MANAGER = re.compile(
-    rf"(?:(?<![\w'’-])(?P<v>{NAME})|\b(?P<lower>[a-z][a-z'’-]{{1,14}}))\s+is\s+my\s+"
-    r"(?:boss|manager|line\s+manager)\b"
-)
-
-
-def _kind_of_person(sentence: str) -> Iterator[Found]:
-    """ "I'm a morning person", "dark roast person through and through", "not a cat person":
-    what one likes, or with "not", dislikes."""
-    for match in _KIND_OF_PERSON.finditer(sentence):
-        value = match.group("v")
-        if value.lower() in _NOT_KINDS:
-            continue
-        if match.group("not") or match.group("not2"):
-            yield Found("fact", "dislikes", value, f"Dislikes {value}", match.start())
-        else:
-            yield Found("fact", "likes", value, f"Likes {value}", match.start())
-
-
-_KIND_OF_PERSON = re.compile(
-    r"(?:\bI['’]m\s+(?P<not>not\s+)?(?:really\s+|totally\s+|definitely\s+|such\s+)?(?:an?\s+)?|"
-    r"^(?:(?P<not2>not\s+)(?:really\s+)?(?:an?\s+)?)?)"
-    r"(?P<v>[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)\s+person\b(?!\s+(?:who|that|at|in|of|from|to)\b)",
-    re.IGNORECASE,
-)
-_NOT_KINDS = frozenset(
-    {
-        "nice",
-        "good",
-        "bad",
-        "different",
-        "private",
-        "busy",
-        "normal",
-        "real",
-        "other",
-        "same",
-        "the",
-        "this",
-        "that",
-        "one",
-        "contact",
-        "point",
-        "go-to",
-        "only",
-        "young",
-        "old",
-        "new",
-    }
-)
-
-
-def _counted_and_named(sentence: str) -> Iterator[Found]:
-    """ "got two boys, finn and arlo", "we have two rabbits, pepper and salt": children or pets
-    counted, then named, one word each and in either case."""
-    for match in _COUNTED_AND_NAMED.finditer(sentence):
-        one = _ONE_OF[match.group("r").lower()]
-        slot = "child" if one in ("kid", "child", "boy", "girl", "son", "daughter") else "pet"
-        for name in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", match.group("v")):
-            if name.lower() not in _NOT_NAMES:
-                yield Found("fact", slot, name, f"Has a {one} named {name}", match.start())
-
-
-_ONE_OF = {
-    "kids": "kid",
-    "children": "child",
-    "boys": "boy",
-    "girls": "girl",
-    "sons": "son",
-    "daughters": "daughter",
-    "dogs": "dog",
-    "cats": "cat",
-    "rabbits": "rabbit",
-    "bunnies": "bunny",
-    "hamsters": "hamster",
-    "parrots": "parrot",
-    "puppies": "puppy",
-    "kittens": "kitten",
-    "horses": "horse",
-}
-_COUNTED_AND_NAMED = re.compile(
-    r"\b(?:(?:I|we)(?:['’]ve|\s+have)?\s+(?:got\s+)?|got\s+|have\s+)(?:two|three|four|five|\d)\s+"
-    rf"(?P<r>{'|'.join(_ONE_OF)})\s*[,:(]\s*"
-    r"(?P<v>[A-Za-z][a-z'’-]{1,14}(?:\s*,\s*[A-Za-z][a-z'’-]{1,14})*(?:\s*,?\s+and\s+|\s*&\s*)"
-    r"[A-Za-z][a-z'’-]{1,14})\b",
-    re.IGNORECASE,
-)
-_RELATIONS = {
-    "partner": r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?",
-    "child": r"son|daughter|kid|stepson|stepdaughter",
-    "pet": r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|tortoise|turtle",
-    "manager": r"manager|boss|line\s+manager|supervisor",
-    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner",
-}
-_NAMED_TEXT = {
-    "partner": "{r} is {v}",
-    "child": "Has a {r} named {v}",
-    "pet": "Has a {r} named {v}",
-    "manager": "Reports to {v}",
-    "works_with": "Works with {v}",
-}
-_NAMED_IN_PASSING = re.compile(
-    r"\b(?:my|our)\s+(?:new\s+|little\s+|old\s+|eldest\s+|youngest\s+)?"
-    rf"(?P<r>{'|'.join(_RELATIONS.values())})\s+(?P<v>[A-Za-z][a-z'’-]{{1,14}})"
-    r"(?=\s*,|\s+(?:is|was|has|had|and|who|just|keeps|wants|said|says|thinks|loves|hates|"
-    r"asked|told|will|would|can|can't|won't|doesn't|isn't|handles|runs|does|gets)\b)",
-    re.IGNORECASE,
-)
-_NOT_NAMES = frozenset(
-    "is was has had and who also just really still never always usually often sometimes finally "
-    "recently now then too actually literally basically says said wants thinks asked told got "
-    "gets of at in on from for with to the a an here there today yesterday again though lol tbh "
-    "ngl honestly apparently".split()
-)
-"""Words that follow a relation and are no name ("my manager also wants …")."""
 
 
 def _instructions(sentence: str) -> Iterator[Found]:
@@ -689,12 +424,12 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Is on {v}",
     ),
     _favourite,
-    _family,
-    _named_in_passing,
-    _counted_and_named,
-    _kind_of_person,
-    _said_of_oneself,
-    _said_first,
+    family,
+    named_in_passing,
+    counted_and_named,
+    kind_of_person,
+    said_of_oneself,
+    said_first,
     ends,
     no_longer,
     _instructions,

@@ -1,0 +1,153 @@
+"""Who the user lives and works with, as chat names them: a partner, children and pets (by name,
+counted then named, or named in passing in either case: "my manager priya is picky", "our
+parrot kiwi is 30"), a manager and colleagues."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from app.facts.found import Found, listed_items
+from app.facts.vocabulary import NAME
+
+
+def family(sentence: str) -> Iterator[Found]:
+    """A partner, a child or a pet named with the relation ("my wife Sofia", "my son is called
+    Leo", "I have two kids, Tom and Ana", "I adopted a dog named Rex")."""
+    relations = r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?"
+    for match in re.finditer(
+        rf"\b[Mm]y\s+(?P<r>{relations})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|,|\s+is)?"
+        rf"\s+(?P<v>{NAME})",
+        sentence,
+    ):
+        relation = match.group("r").lower()
+        yield Found(
+            "fact",
+            "partner",
+            match.group("v"),
+            f"{relation.capitalize()} is {match.group('v')}",
+            match.start(),
+        )
+    kids = r"sons?|daughters?|kids?|child|children|boys?|girls?"
+    for match in re.finditer(
+        rf"\b[Mm]y\s+(?P<r>son|daughter|kid|child)(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named"
+        rf"|,)?\s+(?P<v>{NAME})",
+        sentence,
+    ):
+        yield Found(
+            "fact",
+            "child",
+            match.group("v"),
+            f"Has a {match.group('r').lower()} named {match.group('v')}",
+            match.start(),
+        )
+    for match in re.finditer(
+        rf"\bI\s+have\s+(?:a|an|one|two|three|four|five|\d)\s+(?P<r>{kids})(?:,|\s+called|"
+        rf"\s+named|:)\s+(?P<v>{NAME}(?:(?:\s*,\s*|\s+and\s+){NAME})*)",
+        sentence,
+    ):
+        relation = re.sub(r"(?:ren|s)$", "", match.group("r").lower())
+        for name in listed_items(match.group("v")):
+            yield Found("fact", "child", name, f"Has a {relation} named {name}", match.start())
+    animals = r"dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|bird|fish|turtle|guinea\s+pig"
+    for match in re.finditer(
+        rf"\b(?:I\s+(?:have|adopted|got|own)\s+an?|[Mm]y)\s+(?:new\s+|little\s+)?(?P<r>{animals})"
+        rf"(?:'s\s+name\s+is|\s+is\s+called|\s+called|\s+named|,)\s+(?P<v>{NAME})",
+        sentence,
+    ):
+        animal = match.group("r").lower()
+        yield Found(
+            "fact",
+            "pet",
+            match.group("v"),
+            f"Has a {animal} named {match.group('v')}",
+            match.start(),
+        )
+
+
+def named_in_passing(sentence: str) -> Iterator[Found]:
+    """ "my manager priya is super picky", "our parrot kiwi is 30", "my cofounder Leila handles
+    the tech side": a relation named by the way, its name in lower case as often as not. The
+    name is the one word after the relation, before a verb or a comma, and no common word."""
+    for match in _NAMED_IN_PASSING.finditer(sentence):
+        name = match.group("v")
+        if name.lower() in NOT_NAMES:
+            continue
+        relation = " ".join(match.group("r").lower().split())
+        slot = next(slot for slot, words in _RELATIONS.items() if re.fullmatch(words, relation))
+        yield Found("fact", slot, name, _NAMED_TEXT[slot].format(r=relation, v=name), match.start())
+
+
+def counted_and_named(sentence: str) -> Iterator[Found]:
+    """ "got two boys, finn and arlo", "we have two rabbits, pepper and salt": children or pets
+    counted, then named, one word each and in either case."""
+    for match in _COUNTED_AND_NAMED.finditer(sentence):
+        one = _ONE_OF[match.group("r").lower()]
+        slot = "child" if one in ("kid", "child", "boy", "girl", "son", "daughter") else "pet"
+        for name in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", match.group("v")):
+            if name.lower() not in NOT_NAMES:
+                yield Found("fact", slot, name, f"Has a {one} named {name}", match.start())
+
+
+_ONE_OF = {
+    "kids": "kid",
+    "children": "child",
+    "boys": "boy",
+    "girls": "girl",
+    "sons": "son",
+    "daughters": "daughter",
+    "dogs": "dog",
+    "cats": "cat",
+    "rabbits": "rabbit",
+    "bunnies": "bunny",
+    "hamsters": "hamster",
+    "parrots": "parrot",
+    "puppies": "puppy",
+    "kittens": "kitten",
+    "horses": "horse",
+}
+
+
+_COUNTED_AND_NAMED = re.compile(
+    r"\b(?:(?:I|we)(?:['’]ve|\s+have)?\s+(?:got\s+)?|got\s+|have\s+)(?:two|three|four|five|\d)\s+"
+    rf"(?P<r>{'|'.join(_ONE_OF)})\s*[,:(]\s*"
+    r"(?P<v>[A-Za-z][a-z'’-]{1,14}(?:\s*,\s*[A-Za-z][a-z'’-]{1,14})*(?:\s*,?\s+and\s+|\s*&\s*)"
+    r"[A-Za-z][a-z'’-]{1,14})\b",
+    re.IGNORECASE,
+)
+
+
+_RELATIONS = {
+    "partner": r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?",
+    "child": r"son|daughter|kid|stepson|stepdaughter",
+    "pet": r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|tortoise|turtle",
+    "manager": r"manager|boss|line\s+manager|supervisor",
+    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner",
+}
+
+
+_NAMED_TEXT = {
+    "partner": "{r} is {v}",
+    "child": "Has a {r} named {v}",
+    "pet": "Has a {r} named {v}",
+    "manager": "Reports to {v}",
+    "works_with": "Works with {v}",
+}
+
+
+_NAMED_IN_PASSING = re.compile(
+    r"\b(?:my|our)\s+(?:new\s+|little\s+|old\s+|eldest\s+|youngest\s+)?"
+    rf"(?P<r>{'|'.join(_RELATIONS.values())})\s+(?P<v>[A-Za-z][a-z'’-]{{1,14}})"
+    r"(?=\s*,|\s+(?:is|was|has|had|and|who|just|keeps|wants|said|says|thinks|loves|hates|"
+    r"asked|told|will|would|can|can't|won't|doesn't|isn't|handles|runs|does|gets)\b)",
+    re.IGNORECASE,
+)
+
+
+NOT_NAMES = frozenset(
+    "is was has had and who also just really still never always usually often sometimes finally "
+    "recently now then too actually literally basically says said wants thinks asked told got "
+    "gets of at in on from for with to the a an here there today yesterday again though lol tbh "
+    "ngl honestly apparently".split()
+)
+"""Words that follow a relation and are no name ("my manager also wants …")."""

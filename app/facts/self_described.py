@@ -1,0 +1,152 @@
+"""Short ways chat says who one is: an age or a role said first ("41 yo dad of twins, …",
+"paralegal at a small firm — …"), a condition by its adjective ("dyslexic btw"), a stack, dual
+citizenship, a role said with "as … I", a manager named after the fact ("marcus is my boss"),
+the kind of person one is ("a morning person")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from app.facts.clauses import clauses
+from app.facts.found import Found
+from app.facts.people import NOT_NAMES
+from app.facts.vocabulary import HEALTH, NAME, ROLE_NOUNS, listed_values
+
+
+def said_first(sentence: str) -> Iterator[Found]:
+    """What chat says first and without a subject, before the rest: "41 yo dad of twins, tired
+    24/7", "as a 62 year old retiree, is it dumb to buy an EV", "paralegal at a small firm —
+    whats the fastest way…", "backend dev, mostly go and postgres". Only the opening clause, and
+    only when it says nothing of anyone else ("manager at the store was rude" is not read)."""
+    first = (clauses(sentence) or [sentence])[0]
+    if _SOMEONE_DOES.search(first):
+        return
+    age = _AGE_FIRST.match(first)
+    if age:
+        yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", 0)
+    role = _ROLE_FIRST.match(first)
+    if role:
+        yield Found("fact", "role", role.group("v"), f"Works as {role.group('v')}", 0)
+
+
+_SOMEONE_DOES = re.compile(
+    r"\b(?:is|was|are|were|has|had|says|said|does|did|told|asked|wants|my|our|his|her|their)\b",
+    re.IGNORECASE,
+)
+
+
+_AGE_FIRST = re.compile(
+    r"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+an?\s+)?(?P<v>[1-9]\d)\s*(?:yo|y/o|yrs?\s+old|years?\s+old|"
+    r"[- ]year[- ]old)\b",
+    re.IGNORECASE,
+)
+
+
+_ROLE_FIRST = re.compile(
+    r"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?"
+    rf"(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})(?:\s+of\s+[\w-]+(?:\s+[\w-]+)?)?)"
+    r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*$",
+    re.IGNORECASE,
+)
+
+
+def said_of_oneself(sentence: str) -> Iterator[Found]:
+    """Short ways chat says who one is: a condition by its adjective ("dyslexic btw", "I'm
+    asthmatic", "gluten free bc celiac"), a stack ("our stack is django + react"), dual
+    citizenship ("dual citizen — italian and canadian"), a role said with "as" ("as head of
+    procurement I sign off …"), a manager named after the fact ("marcus is my boss")."""
+    for match in _HEALTH_SAID.finditer(sentence):
+        value = match.group("v")
+        yield Found("fact", "health", value, f"Is {value}", match.start())
+    for match in _STACK.finditer(sentence):
+        for tool in re.split(r"\s*(?:\+|\band\b|&|/)\s*", match.group("v")):
+            if tool:
+                yield Found("fact", "uses", tool, f"Uses {tool}", match.start())
+    if _DUAL_CITIZEN.search(sentence):
+        for nationality in listed_values("nationality", sentence):
+            yield Found("fact", "nationality", nationality, f"Is {nationality}", 0)
+    for match in _AS_ROLE_I.finditer(sentence):
+        yield Found("fact", "role", match.group("v"), f"Works as {match.group('v')}", match.start())
+    for match in _IS_MY_MANAGER.finditer(sentence):
+        name = match.group("v") or match.group("lower")
+        if name.lower() not in NOT_NAMES | {"she", "he", "who", "that", "this", "it", "mine"}:
+            yield Found("fact", "manager", name, f"Reports to {name}", match.start())
+
+
+_HEALTH_SAID = re.compile(
+    rf"(?:\bI['’]m\s+(?:also\s+)?|^|,\s*|\b(?:bc|because|cause|cos)\s+(?:I['’]m\s+)?)"
+    rf"(?:a\s+)?(?P<v>{HEALTH})(?=\s*(?:[,.;!?—–-]|$)|\s+(?:here|btw|fyi|tbh|since|so|and|too)\b)",
+    re.IGNORECASE,
+)
+
+
+_STACK = re.compile(
+    r"\b(?:our|my)\s+(?:tech\s+)?stack\s+is\s+(?:mostly\s+|basically\s+)?"
+    r"(?P<v>[\w.#-]+(?:\s*(?:\+|\band\b|&|/)\s*[\w.#-]+){0,5})",
+    re.IGNORECASE,
+)
+
+
+_DUAL_CITIZEN = re.compile(r"\bdual\s+(?:citizen(?:ship)?|national(?:ity)?)\b", re.IGNORECASE)
+
+
+_AS_ROLE_I = re.compile(
+    rf"(?:^|,\s*)[Aa]s\s+(?:an?\s+|the\s+)?(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})"
+    rf"(?:\s+of\s+[\w-]+)?)\s*,?\s+I\b",
+    re.IGNORECASE,
+)
+
+
+_IS_MY_MANAGER = re.compile(
+    rf"(?:(?<![\w'’-])(?P<v>{NAME})|\b(?P<lower>[a-z][a-z'’-]{{1,14}}))\s+is\s+my\s+"
+    r"(?:boss|manager|line\s+manager)\b"
+)
+
+
+def kind_of_person(sentence: str) -> Iterator[Found]:
+    """ "I'm a morning person", "dark roast person through and through", "not a cat person":
+    what one likes, or with "not", dislikes."""
+    for match in _KIND_OF_PERSON.finditer(sentence):
+        value = match.group("v")
+        if value.lower() in _NOT_KINDS:
+            continue
+        if match.group("not") or match.group("not2"):
+            yield Found("fact", "dislikes", value, f"Dislikes {value}", match.start())
+        else:
+            yield Found("fact", "likes", value, f"Likes {value}", match.start())
+
+
+_KIND_OF_PERSON = re.compile(
+    r"(?:\bI['’]m\s+(?P<not>not\s+)?(?:really\s+|totally\s+|definitely\s+|such\s+)?(?:an?\s+)?|"
+    r"^(?:(?P<not2>not\s+)(?:really\s+)?(?:an?\s+)?)?)"
+    r"(?P<v>[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)\s+person\b(?!\s+(?:who|that|at|in|of|from|to)\b)",
+    re.IGNORECASE,
+)
+
+
+_NOT_KINDS = frozenset(
+    {
+        "nice",
+        "good",
+        "bad",
+        "different",
+        "private",
+        "busy",
+        "normal",
+        "real",
+        "other",
+        "same",
+        "the",
+        "this",
+        "that",
+        "one",
+        "contact",
+        "point",
+        "go-to",
+        "only",
+        "young",
+        "old",
+        "new",
+    }
+)
