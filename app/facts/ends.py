@@ -12,50 +12,15 @@ from app.facts.vocabulary import DIETS, END, NAME, ORG, PHRASE, PLACE, PRONOUNS
 
 
 def ends(sentence: str) -> Iterator[Found]:
-    for match in re.finditer(
-        rf"\bI\s+(?:have\s+)?(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|’m\s+leaving|"
-        rf"will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|no\s+longer\s+work\s+"
-        rf"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for))\s*"
-        rf"(?P<v>{ORG})",
-        sentence,
-    ):
-        org = match.group("v").strip()
-        yield Found("end", "employer", org, f"No longer works at {org}", match.start())
-    for match in re.finditer(
-        r"\bI(?:'m|’m|\s+am|\s+will\s+be|'ll\s+be)?\s+(?:resigning|retiring|resign|retire|"
-        r"quitting)\b(?!\s+from\s+[A-Z])",
-        sentence,
-    ):
+    """A job, a home, a partner, a manager, a colleague, a diet or a pet that no longer holds,
+    with the slot it ends and, where the sentence names it, its value."""
+    for pattern, ended in _ENDS:
+        for match in pattern.finditer(sentence):
+            value = match.group("v").strip()
+            if value.lower() not in _NO_VALUE:
+                yield Found("end", ended, value, _ENDED_TEXT[ended].format(value), match.start())
+    for match in _RESIGNING.finditer(sentence):
         yield Found("end", "employer", "", "No longer works at their employer", match.start())
-    for match in re.finditer(
-        rf"\bI\s+(?:no\s+longer|don't|do\s+not)\s+live\s+in\s+(?P<v>{PLACE})", sentence
-    ):
-        yield Found(
-            "end", "home", match.group("v"), f"No longer lives in {match.group('v')}", match.start()
-        )
-    for match in re.finditer(
-        rf"\bmy\s+last\s+day\s+(?:at|with)\s+(?P<v>{ORG})\s+(?:was|is|will\s+be)\b",
-        sentence,
-        re.IGNORECASE,
-    ):
-        org = match.group("v").strip()
-        yield Found("end", "employer", org, f"No longer works at {org}", match.start())
-    for match in _RETIRED_FROM.finditer(sentence):  # "since retiring from the navy"
-        org = match.group("v")
-        yield Found("end", "employer", org, f"No longer works at {org}", match.start())
-    for match in _LEFT_WITHOUT_I.finditer(sentence):  # "left google in january"
-        if match.group("v").lower() not in _NOT_A_PLACE_LEFT:
-            org = match.group("v")
-            yield Found("end", "employer", org, f"No longer works at {org}", match.start())
-    for match in _NO_LONGER_WORKING_WITH.finditer(sentence):  # "we stopped working with Acme"
-        value = match.group("v").strip()
-        yield Found("end", "works_with", value, f"No longer works with {value}", match.start())
-    for match in _NO_LONGER_A_DIET.finditer(sentence):  # "no longer vegetarian", "not vegan"
-        value = match.group("v")
-        yield Found("end", "diet", value, f"Not {value}", match.start())
-    for match in _PET_LOST.finditer(sentence):  # "we lost our cat luna last week"
-        value = match.group("v")
-        yield Found("end", "pet", value, f"No longer has {value}", match.start())
     for match in _NOT_ANY_MORE.finditer(sentence):
         value = (match.group("v") or match.group("v2") or match.group("v3")).strip()
         verb = match.group("verb") or match.group("verb2") or match.group("verb3")
@@ -66,32 +31,78 @@ def ends(sentence: str) -> Iterator[Found]:
         yield Found("end", slot, value, text, match.start())
 
 
-_RETIRED_FROM = re.compile(
-    rf"(?:\bI(?:['’]ve|\s+have)?\s+|^|\b(?:since|after)\s+)(?:retired|retiring)\s+from\s+(?:the\s+)?"
-    rf"(?P<v>{ORG}|[a-z][\w&-]+)",
+_ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\bI\s+(?:have\s+)?(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|’m\s+leaving|"
+            r"will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|no\s+longer\s+work\s+"
+            r"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for))\s*"
+            rf"(?P<v>{ORG})"
+        ),
+        "employer",
+    ),
+    (  # "my last day at Hollis & Page was 30 January" (or "is Friday")
+        re.compile(
+            rf"\bmy\s+last\s+day\s+(?:at|with)\s+(?P<v>{ORG})\s+(?:was|is|will\s+be)\b",
+            re.IGNORECASE,
+        ),
+        "employer",
+    ),
+    (  # "since retiring from the navy"
+        re.compile(
+            r"(?:\bI(?:['’]ve|\s+have)?\s+|^|\b(?:since|after)\s+)(?:retired|retiring)\s+from\s+"
+            rf"(?:the\s+)?(?P<v>{ORG}|[a-z][\w&-]+)"
+        ),
+        "employer",
+    ),
+    (  # "left google in january"
+        re.compile(
+            rf"(?:^|,\s*)(?:just\s+|finally\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
+            r"(?=\s+(?:in|on|last|this|after|back|a|to|for)\b|\s*[,.;!]|\s*$)"
+        ),
+        "employer",
+    ),
+    (
+        re.compile(rf"\bI\s+(?:no\s+longer|don't|do\s+not)\s+live\s+in\s+(?P<v>{PLACE})"),
+        "home",
+    ),
+    (  # "we stopped working with Acme"
+        re.compile(
+            r"\b(?:I|we)\s+(?:have\s+|'ve\s+|’ve\s+)?(?:stopped\s+working|no\s+longer\s+work)\s+"
+            rf"with\s+(?P<v>{ORG})",
+            re.IGNORECASE,
+        ),
+        "works_with",
+    ),
+    (  # "no longer vegetarian", "I'm not vegan"
+        re.compile(
+            rf"(?:\bI(?:['’]m|\s+am)\s+|^|,\s*)(?:no\s+longer|not)\s+(?:a\s+)?(?P<v>{DIETS})"
+            r"(?:\s+any\s?more|\s+after\s+all|\s+now|(?=\s*[,.;!—–-]|\s*$))",
+            re.IGNORECASE,
+        ),
+        "diet",
+    ),
+    (  # "we lost our cat luna last week"
+        re.compile(
+            r"\b(?:we|I)\s+(?:just\s+)?lost\s+(?:our|my)\s+(?:old\s+|sweet\s+)?(?:dog|cat|puppy|"
+            r"kitten|rabbit|bunny|hamster|parrot|horse)\s+(?P<v>[A-Za-z][a-z'’-]{1,14})\b",
+            re.IGNORECASE,
+        ),
+        "pet",
+    ),
 )
-_LEFT_WITHOUT_I = re.compile(
-    rf"(?:^|,\s*)(?:just\s+|finally\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
-    r"(?=\s+(?:in|on|last|this|after|back|a|to|for)\b|\s*[,.;!]|\s*$)",
-)
-_NOT_A_PLACE_LEFT = frozenset(
+"""Ends read by one pattern each, with the slot they end."""
+_NO_VALUE = frozenset(
     {"the", "my", "our", "a", "an", "home", "work", "early", "late", "it", "them", "him", "her"}
 )
-_NO_LONGER_WORKING_WITH = re.compile(
-    rf"\b(?:I|we)\s+(?:have\s+|'ve\s+|’ve\s+)?(?:stopped\s+working|no\s+longer\s+work)\s+with\s+"
-    rf"(?P<v>{ORG})",
-    re.IGNORECASE,
+"""What follows "left" when no job was left: "left work early", "left it there"."""
+_RESIGNING = re.compile(
+    r"\bI(?:'m|’m|\s+am|\s+will\s+be|'ll\s+be)?\s+(?:resigning|retiring|resign|retire|"
+    r"quitting)\b(?!\s+from\s+[A-Z])"
 )
-_NO_LONGER_A_DIET = re.compile(
-    rf"(?:\bI(?:['’]m|\s+am)\s+|^|,\s*)(?:no\s+longer|not)\s+(?:a\s+)?(?P<v>{DIETS})"
-    r"(?:\s+any\s?more|\s+after\s+all|\s+now|(?=\s*[,.;!—–-]|\s*$))",
-    re.IGNORECASE,
-)
-_PET_LOST = re.compile(
-    r"\b(?:we|I)\s+(?:just\s+)?lost\s+(?:our|my)\s+(?:old\s+|sweet\s+)?(?:dog|cat|puppy|kitten|"
-    r"rabbit|bunny|hamster|parrot|horse)\s+(?P<v>[A-Za-z][a-z'’-]{1,14})\b",
-    re.IGNORECASE,
-)
+"""Leaving a job that the sentence does not name: "I'm resigning at the end of the month"."""
+
+
 _NOT_ANY_MORE = re.compile(
     rf"(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)(?:don['’]?t|do\s+not|no\s+longer|not)\s+"
     rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in)\s+(?P<v>{PHRASE})\s+any\s?more\b"
@@ -125,6 +136,9 @@ _ENDED_TEXT = {
     "employer": "No longer works at {}",
     "manager": "No longer reports to {}",
     "partner": "No longer with {}",
+    "works_with": "No longer works with {}",
+    "diet": "Not {}",
+    "pet": "No longer has {}",
 }
 
 
@@ -183,8 +197,8 @@ _PREPOSITIONS = frozenset({"to", "with", "at", "for", "in", "on", "from", "about
 
 
 _TRAILING_TIME = re.compile(
-    r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|btw|fwiw|tbh|lol|haha|though|either|(?:last|this)\s+(?:year|month|week)|"
-    r"yesterday|today|in\s+\d{4}|since\s+\w+))+$",
+    r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|btw|fwiw|tbh|lol|haha|though|either|"
+    r"(?:last|this)\s+(?:year|month|week)|yesterday|today|in\s+\d{4}|since\s+\w+))+$",
     re.IGNORECASE,
 )
 
