@@ -75,7 +75,8 @@ def named_in_passing(sentence: str) -> Iterator[Found]:
             continue
         relation = " ".join(match.group("r").lower().split())
         slot = next(slot for slot, words in _RELATIONS.items() if re.fullmatch(words, relation))
-        yield Found("fact", slot, name, _NAMED_TEXT[slot].format(r=relation, v=name), match.start())
+        text = _NAMED_TEXT[slot].format(r=relation, v=name)
+        yield Found("fact", slot, name, text[0].upper() + text[1:], match.start())
 
 
 def counted_and_named(sentence: str) -> Iterator[Found]:
@@ -83,8 +84,8 @@ def counted_and_named(sentence: str) -> Iterator[Found]:
     counted, then named, one word each and in either case."""
     for match in _COUNTED_AND_NAMED.finditer(sentence):
         one = _ONE_OF[match.group("r").lower()]
-        slot = "child" if one in ("kid", "child", "boy", "girl", "son", "daughter") else "pet"
-        for name in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", match.group("v")):
+        slot = "pet" if re.fullmatch(_RELATIONS["pet"], one) else "child"
+        for name in listed_items(match.group("v")):
             if name.lower() not in NOT_NAMES:
                 yield Found("fact", slot, name, f"Has a {one} named {name}", match.start())
 

@@ -605,3 +605,8 @@ def test_a_lower_case_home_and_the_kind_of_person_one_is(
 @pytest.mark.parametrize("message", ["living in fear lol", "I'm the only person who knows SAP"])
 def test_near_phrasings_give_no_home_and_no_liking(message: str) -> None:
     assert not [i for i in read(message, PATTERNS) if i.slot in ("home", "likes")]
+
+
+def test_a_partner_named_in_passing_is_said_as_a_fact_is() -> None:
+    (fact,) = read("my wife jules is a nurse", PATTERNS)
+    assert (fact.slot, fact.value, fact.text) == ("partner", "jules", "Wife is jules")
