@@ -266,9 +266,7 @@ _THIS_MOMENT = re.compile(
 )
 """A text about this moment ("so excited rn I can't focus") states nothing lasting: the reader
 does not read it (the patterns still may: "I work at Acme right now")."""
-_NOW = re.compile(
-    r"\b(?:currently|right\s+now|rn|at\s+the\s+moment|today|tonight|this\s+morning)\b", re.I
-)
+_TODAY = re.compile(r"\b(?:currently|today)\b", re.I)
 
 
 def with_subject(text: str) -> str:
@@ -284,7 +282,8 @@ def with_subject(text: str) -> str:
         _HAS_SUBJECT.search(text)
         or _OPENS_WITH_A_VERB.match(text)
         or _NO_SELF_DESCRIPTION.match(text)
-        or _NOW.search(text)
+        or _THIS_MOMENT.search(text)
+        or _TODAY.search(text)
         or text[:1].isdigit()
     ):
         return text

@@ -34,8 +34,9 @@ def ends(sentence: str) -> Iterator[Found]:
 _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
-            r"\bI\s+(?:have\s+)?(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|’m\s+leaving|"
-            r"will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|no\s+longer\s+work\s+"
+            r"\bI\s+(?:have\s+)?(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|"
+            r"’m\s+leaving|will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|"
+            r"no\s+longer\s+work\s+"
             r"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for))\s*"
             rf"(?P<v>{ORG})"
         ),

@@ -216,13 +216,15 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        rf"\bI\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+to\s+(?P<v>{PLACE})(?!\s+(?:team|office))",
+        rf"\bI\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+to\s+(?P<v>{PLACE})"
+        r"(?!\s+(?:team|office))",
         "home",
         "Lives in {v}",
         flags=0,
     ),
     Pattern(  # "been in toronto since 2015", "I've been living in Oslo for five years"
-        rf"(?:^(?:but\s+|and\s+|so\s+)?|,\s*|\bI['’]ve\s+|\bI\s+have\s+)been\s+(?:living\s+|based\s+)?in\s+"
+        r"(?:^(?:but\s+|and\s+|so\s+)?|,\s*|\bI['’]ve\s+|\bI\s+have\s+)been\s+"
+        r"(?:living\s+|based\s+)?in\s+"
         rf"(?P<v>{PLACE}|[a-z][\w-]+)\s+(?:since\s+(?:\d{{4}}|(?:I|we)\s+w(?:as|ere)\b|uni\b|"
         rf"college\b|school\b|childhood\b|birth\b|forever\b)|(?:for\s+)?(?:\d+|a\s+few|"
         rf"many|several|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years|yrs|decades?)\b|"
@@ -303,8 +305,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     # Contact.
     Pattern(
-        rf"\b(?:my\s+(?:e-?mail|email\s+address)\s+is|reach\s+me\s+at|contact\s+me\s+at|e-?mail\s+me"
-        rf"\s+at|mail\s+me\s+at|send\s+(?:[\w-]+\s+){{0,3}}to)\s+(?P<v>{EMAIL})",
+        r"\b(?:my\s+(?:e-?mail|email\s+address)\s+is|reach\s+me\s+at|contact\s+me\s+at|"
+        r"e-?mail\s+me\s+at|mail\s+me\s+at|send\s+(?:[\w-]+\s+){0,3}to)\s+"
+        rf"(?P<v>{EMAIL})",
         "email",
         "Email address is {v}",
     ),
@@ -357,7 +360,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        rf"{I_AM}\s+(?:responsible\s+for|in\s+charge\s+of|accountable\s+for)\s+(?P<v>{PHRASE}){END}",
+        rf"{I_AM}\s+(?:responsible\s+for|in\s+charge\s+of|accountable\s+for)\s+"
+        rf"(?P<v>{PHRASE}){END}",
         "responsibility",
         "Is responsible for {v}",
     ),
@@ -378,7 +382,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Is responsible for {v}",
     ),
     Pattern(  # "I'm the product owner for the checkout flow", "the on-call lead for X"
-        rf"{I_AM}\s+(?:the|an?)\s+(?:[\w-]+\s+){{0,2}}(?:owner|lead|maintainer)\s+(?:for|of)\s+(?![^,.;!?]*\b(?:team|squad|group|department)\b)"
+        rf"{I_AM}\s+(?:the|an?)\s+(?:[\w-]+\s+){{0,2}}(?:owner|lead|maintainer)\s+(?:for|of)\s+"
+        r"(?![^,.;!?]*\b(?:team|squad|group|department)\b)"
         rf"(?P<v>{PHRASE}){END}",
         "responsibility",
         "Is responsible for {v}",

@@ -43,9 +43,12 @@ _AGE_FIRST = re.compile(
 )
 
 
+_ROLE = rf"(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})(?:\s+of\s+[\w-]+(?:\s+[\w-]+)?)?"
+"""A role as chat says it: "paralegal", "backend dev", "head of procurement"."""
+
+
 _ROLE_FIRST = re.compile(
-    r"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?"
-    rf"(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})(?:\s+of\s+[\w-]+(?:\s+[\w-]+)?)?)"
+    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?(?P<v>{_ROLE})"
     r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*$",
     re.IGNORECASE,
 )
@@ -70,7 +73,7 @@ def said_of_oneself(sentence: str) -> Iterator[Found]:
         yield Found("fact", "role", match.group("v"), f"Works as {match.group('v')}", match.start())
     for match in _IS_MY_MANAGER.finditer(sentence):
         name = match.group("v") or match.group("lower")
-        if name.lower() not in NOT_NAMES | {"she", "he", "who", "that", "this", "it", "mine"}:
+        if name.lower() not in _NOT_MANAGERS:
             yield Found("fact", "manager", name, f"Reports to {name}", match.start())
 
 
@@ -92,12 +95,12 @@ _DUAL_CITIZEN = re.compile(r"\bdual\s+(?:citizen(?:ship)?|national(?:ity)?)\b", 
 
 
 _AS_ROLE_I = re.compile(
-    rf"(?:^|,\s*)[Aa]s\s+(?:an?\s+|the\s+)?(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})"
-    rf"(?:\s+of\s+[\w-]+)?)\s*,?\s+I\b",
+    rf"(?:^|,\s*)[Aa]s\s+(?:an?\s+|the\s+)?(?P<v>{_ROLE})\s*,?\s+I\b",
     re.IGNORECASE,
 )
 
 
+_NOT_MANAGERS = NOT_NAMES | {"she", "he", "who", "that", "this", "it", "mine"}
 _IS_MY_MANAGER = re.compile(
     rf"(?:(?<![\w'’-])(?P<v>{NAME})|\b(?P<lower>[a-z][a-z'’-]{{1,14}}))\s+is\s+my\s+"
     r"(?:boss|manager|line\s+manager)\b"
@@ -126,27 +129,7 @@ _KIND_OF_PERSON = re.compile(
 
 
 _NOT_KINDS = frozenset(
-    {
-        "nice",
-        "good",
-        "bad",
-        "different",
-        "private",
-        "busy",
-        "normal",
-        "real",
-        "other",
-        "same",
-        "the",
-        "this",
-        "that",
-        "one",
-        "contact",
-        "point",
-        "go-to",
-        "only",
-        "young",
-        "old",
-        "new",
-    }
+    "nice good bad different private busy normal real other same the this that one contact point "
+    "go-to only young old new".split()
 )
+"""Words before "person" that say no liking ("a nice person", "the contact person")."""

@@ -51,9 +51,12 @@ def sentences(text: str) -> list[str]:
     return [" ".join(parts) for parts in joined]
 
 
+_PLEASE = r"(?:please|pls|plz)"
+
+
 _IMPERATIVE = re.compile(
-    r"^(?:(?:hey|hi|ok(?:ay)?|so|and)\s*,?\s+)?(?:(?:please|pls|plz)\s+)?"
-    r"(?:(?:can|could|would|will)\s+(?:you|u)\b|(?:please|pls|plz|stop)\b|"
+    rf"^(?:(?:hey|hi|ok(?:ay)?|so|and)\s*,?\s+)?(?:{_PLEASE}\s+)?"
+    rf"(?:(?:can|could|would|will)\s+(?:you|u)\b|{_PLEASE}\b|stop\b|"
     r"(?:open|book|show|send|remind|find|draft|write|summari[sz]e|tell|give|help|make|create|"
     r"check|list|translate|explain|search|look|get|set|schedule|add|remove|delete|update|"
     r"email|order|buy|play|turn|read|compare|plan|fix|let's|lets|go|take|print|share|"
@@ -87,12 +90,14 @@ Python" is kept whole, as the patterns read it."""
 
 
 STANDING = re.compile(
-    r"^(?:(?:and|also)\s+)?(?:(?:please|pls|plz)\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
+    rf"^(?:(?:and|also)\s+)?(?:{_PLEASE}\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
     r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
-    r"^(?:(?:please|pls|plz)\s+)?(?:answer|reply|respond|write|talk|speak)\s+(?:to\s+me\s+)?in\s+[A-Z]|"
-    r"^(?:(?:please|pls|plz)\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b|"
+    rf"^(?:{_PLEASE}\s+)?(?:answer|reply|respond|write|talk|speak)\s+(?:to\s+me\s+)?"
+    r"in\s+[A-Z]|"
+    rf"^(?:{_PLEASE}\s+)?keep\s+(?:your\s+)?(?:answers|replies|responses)\b|"
     r"\b(?:going|moving)\s+forward\s*(?:[,.;!]|$)|"
-    r"\b(?:(?:going|moving)\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s+(?:(?:please|pls|plz)\s+)?"
+    rf"\b(?:(?:going|moving)\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s+"
+    rf"(?:{_PLEASE}\s+)?"
     r"(?:give|use|write|answer|reply|keep|send|show|make|call|don't|do\s+not|always|never|just)\b|"
     r"\bstop\s+\w+ing\b[^.!?]{0,60}?\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|"
     r"responses?)\b",
@@ -145,13 +150,15 @@ def asks(text: str) -> bool:
     return text.endswith("?") or bool(_UNMARKED_QUESTION.search(text))
 
 
+def _clause_asks(clause: str) -> bool:
+    return clause.endswith("?") or bool(_ASKING_CLAUSE.search(clause))
+
+
 def _last_clause_asks(sentence: str) -> bool:
     """Whether a sentence ends by asking or asking for something ("…, help me outline it")."""
     last = (clauses(sentence) or [sentence])[-1]
-    return (
-        last.endswith("?")
-        or bool(_ASKING_CLAUSE.search(last))
-        or (last != sentence and bool(_IMPERATIVE.search(last)) and not STANDING.search(last))
+    return _clause_asks(last) or (
+        last != sentence and bool(_IMPERATIVE.search(last)) and not STANDING.search(last)
     )
 
 
@@ -174,7 +181,7 @@ def statement_clauses(sentence: str) -> list[str]:
     found = clauses(sentence)
     if found == [sentence] or _CONDITIONAL.search(sentence):
         return []
-    if found and (found[-1].endswith("?") or _ASKING_CLAUSE.search(found[-1])):
+    if found and _clause_asks(found[-1]):
         found = found[:-1]
     return [clause for clause in found if keeps_open(clause) and not _PREDICATE.match(clause)]
 
