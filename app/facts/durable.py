@@ -218,7 +218,7 @@ class DurableReader:
             if lasts < lasting_at_least or row[best] < slot_at_least:
                 continue
             slot, said = self.slots[best], as_said(texts[n])
-            if _about_someone_else(slot, said):
+            if _about_someone_else(slot, said) or _denied(slot, said):
                 continue
             value, *more = values_of(slot, said)
             found[n] = Reading(slot, value, said, tuple(more))
@@ -236,6 +236,27 @@ def _about_someone_else(slot: str, said: str) -> bool:
         return True
     who = other.group("who")
     return who is not None and relation.fullmatch(who) is None
+
+
+def _denied(slot: str, said: str) -> bool:
+    """Whether the user says the slot does not hold ("I don't speak German", "I haven't lived
+    in Leeds for years", "I'm not from here"): a denial is no fact of the slot, save for the
+    slots a denial states ("I don't eat meat", "I can't have gluten", "don't use emojis")."""
+    return slot not in _DENIAL_STATES and _DENIES.search(said) is not None
+
+
+_DENIAL_STATES = frozenset(
+    {"dislikes", "likes", "diet", "allergy", "health", "habit", "instruction"}
+)
+"""Slots a denial is a fact of: "I can't stand coriander", "I can't get enough of sushi", "I
+don't eat pork", "I can't have nuts", "I can't see red and green", "I never drink on weekdays",
+"don't ever use emojis"."""
+_DENIES = re.compile(
+    r"(?:\b(?:I|we)\s+|^)(?:(?:really|still|just|actually|honestly)\s+)?"
+    r"(?:don't|do\s+not|didn't|did\s+not|haven't|have\s+not|hasn't|can't|cannot|never)\b"
+    r"|\bI(?:'m|\s+am)\s+(?:not|no\s+longer)\b",
+    re.IGNORECASE,
+)
 
 
 _HAS_SUBJECT = re.compile(

@@ -19,7 +19,7 @@ from app.facts.utterances import (
     sentences,
     statement_clauses,
 )
-from app.text.casual import first_person_capitalised
+from app.text.casual import spelled_out
 from app.text.words import fold
 
 
@@ -41,7 +41,7 @@ class EmbeddedExtractor:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
             (number, sentence, turn.said_on, extract_sentence(sentence, turn.said_on))
             for number, turn in enumerate(turns)
-            for sentence in sentences(first_person_capitalised(without_pasted(turn.text)))
+            for sentence in sentences(spelled_out(without_pasted(turn.text)))
             if len(sentence) <= MAX_SENTENCE_CHARS
         ]
         if self.reader is not None:

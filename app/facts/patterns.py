@@ -206,17 +206,18 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(rf"{I_AM}\s+(?:now\s+)?based\s+in\s+(?P<v>{PLACE})", "home", "Lives in {v}", flags=0),
-    Pattern(  # "living in munich and still …", "I live in leeds now": a place in lower case
+    Pattern(  # "living in munich and still …", "I live in leeds now": a place in lower case too
         r"(?:\bI\s+(?:live|am\s+living|'m\s+living|’m\s+living)|^living)\s+in\s+(?:the\s+)?"
         r"(?!(?:fear|hope|denial|sin|poverty|luxury|comfort|peace|limbo|hell|debt|style|"
         r"sweatpants|pyjamas|pajamas|the\s+moment|the\s+past|a\b|an\b)\b)"
-        r"(?P<v>[a-z][\w-]+)(?=\s+(?:and|now|these|since|for|but|so)\b|\s*[,.;!?—–-]|\s*$)",
+        rf"(?P<v>{PLACE}|[a-z][\w-]+)(?=\s+(?:and|now|these|since|for|but|so)\b|\s*[,.;!?—–-]|\s*$)",
         "home",
         "Lives in {v}",
         flags=0,
     ),
     Pattern(
-        rf"\bI\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+to\s+(?P<v>{PLACE})"
+        r"(?:\bI\s+|(?:^|,\s*)(?:(?:and|so|but|then)\s+)?)(?:just\s+|recently\s+|finally\s+)?"
+        rf"(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<v>{PLACE})"
         r"(?!\s+(?:team|office))",
         "home",
         "Lives in {v}",

@@ -59,6 +59,7 @@ _IMPERATIVE = re.compile(
     rf"(?:(?:can|could|would|will)\s+(?:you|u)\b|{_PLEASE}\b|stop\b|"
     r"(?:open|book|show|send|remind|find|draft|write|summari[sz]e|tell|give|help|make|create|"
     r"check|list|translate|explain|search|look|get|set|schedule|add|remove|delete|update|"
+    r"recommend|suggest|"
     r"email|order|buy|play|turn|read|compare|plan|fix|let's|lets|go|take|print|share|"
     r"forward|reply|call)\b)",
     re.IGNORECASE,

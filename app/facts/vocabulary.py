@@ -30,7 +30,13 @@ TITLE = r"(?:(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof)\.\s+)?"
 NAME = TITLE + r"[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+){0,2}"
 
 
-PLACE = TITLE + r"[A-Z][\wà-ÿ'’-]+(?:[\s-]+[A-Z][\wà-ÿ'’-]+){0,3}"
+PLACE = (
+    TITLE + r"[A-Z][\wà-ÿ'’-]+(?:[\s-]+(?:(?:de|da|do|del|di|la|le|los|las|upon|am|sur)[\s-]+)?"
+    r"[A-Z][\wà-ÿ'’-]+){0,3}"
+)
+"""A place's name, of up to four capitalised words, with the small words between them that
+names of places keep in lower case ("Rio de Janeiro", "Newcastle upon Tyne", "Frankfurt am
+Main")."""
 
 
 ORG = (
