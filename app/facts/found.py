@@ -27,8 +27,8 @@ def clean(value: str) -> str:
 
 
 def listed_items(value: str) -> list[str]:
-    """ "Jira and Confluence", "German and a bit of Japanese" → their items."""
-    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*", value)
+    """ "Jira and Confluence", "German and a bit of Japanese", "vim + tmux" → their items."""
+    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*|\s+\+\s+", value)
     cleaned = [
         clean(re.sub(r"^(?:a\s+(?:little\s+)?bit\s+of|some|fluent|basic)\s+", "", p.strip()))
         for p in parts

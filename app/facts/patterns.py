@@ -31,6 +31,7 @@ from app.facts.vocabulary import (
     NAME,
     NATIONALITIES,
     ORG,
+    ORG_IN_LOWER_CASE,
     PHRASE,
     PLACE,
     PRONOUNS,
@@ -100,6 +101,14 @@ class Pattern:
                     yield Found("fact", self.slot, value, self.text.format(v=value), match.start())
 
         return find
+
+
+_TOOL = (
+    r"(?!(?:a|an|the|my|our|your|it|this|that|these|those|them|some|any|all|both|lots|more|less|"
+    r"it's|which|what|up|to|and|or|less|much|many|one|two|too)\b)[a-z][\w.+#-]*"
+)
+"""A tool typed in lower case, one word: not an article, a pronoun or a quantity ("I use it
+daily", "we use both")."""
 
 
 def _favourite(sentence: str) -> Iterator[Found]:
@@ -263,9 +272,17 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Is in the {v} team",
         flags=0,
     ),
+    Pattern(  # "im on the growth team at Canva", "I'm in the platform reliability team"
+        rf"{I_AM}\s+(?:now\s+)?(?:in|on|part\s+of)\s+the\s+"
+        r"(?P<v>(?!(?:same|wrong|whole|other|new|old|best|worst|first|last|main)\b)"
+        r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}\s+(?:team|squad))\b",
+        "team",
+        "Is on the {v}",
+        flags=0,
+    ),
     Pattern(
         rf"\bI\s+(?:work|am\s+working|'m\s+working|’m\s+working|currently\s+work)\b(?:\s+as\s+"
-        rf"[\w -]+?)?\s+(?:at|for)\s+(?P<v>{ORG})",
+        rf"[\w -]+?)?\s+(?:at|for)\s+(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
         "employer",
         "Works at {v}",
         flags=0,
@@ -280,7 +297,14 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(  # "I'm a product manager at Spotify"
         rf"{I_AM}\s+(?:an?|the)\s+(?:(?!of\b|the\b|a\b)[\w-]+\s+){{0,3}}?(?:{ROLE_NOUNS}|dev|nurse|"
         rf"doctor)s?\s+"
-        rf"(?:at|for|with)\s+(?P<v>{ORG})",
+        rf"(?:at|for|with)\s+(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
+        "employer",
+        "Works at {v}",
+        flags=0,
+    ),
+    Pattern(  # "i teach 8th grade science at lincoln middle"
+        rf"\bI\s+(?:teach|lecture|nurse|practise|practice)\b[^,.;!?]{{0,40}}?\s+at\s+"
+        rf"(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
         "employer",
         "Works at {v}",
         flags=0,
@@ -393,6 +417,17 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         r"\b(?:I|[Ww]e)(?:\s+(?:mostly\s+|mainly\s+|also\s+)?(?:use|are\s+using|am\s+using|"
         r"'re\s+using|rely\s+on)|(?:['’]ve|\s+have)\s+been\s+using)\s+"
         r"(?P<v>[A-Z][\w.+#-]*(?:(?:\s*,\s*|\s+and\s+|\s+)[A-Z][\w.+#-]*)*)",
+        "uses",
+        "Uses {v}",
+        flags=0,
+        many=True,
+    ),
+    Pattern(  # "we use jira and confluence for everything", "i use vim + tmux": typed in lower case
+        r"\b(?:I|[Ww]e)(?:\s+(?:mostly\s+|mainly\s+|also\s+|only\s+)?(?:use|rely\s+on)|"
+        r"(?:['’]ve|\s+have)\s+been\s+using)\s+"
+        rf"(?P<v>{_TOOL}(?:(?:\s*,\s*|\s*\+\s*|\s*/\s*|\s+and\s+|\s*&\s*){_TOOL}){{0,4}})"
+        r"(?=\s+(?:for|at|to|in|on|with|every|all|because|bc|daily|now|these|mostly|mainly)\b|"
+        r"\s*[,.;!?—–-]|\s*$)",
         "uses",
         "Uses {v}",
         flags=0,

@@ -39,6 +39,20 @@ names of places keep in lower case ("Rio de Janeiro", "Newcastle upon Tyne", "Fr
 Main")."""
 
 
+ORG_IN_LOWER_CASE = (
+    r"(?!(?:home|work|night|nights|weekends?|school|uni|college|university|hospital|a|an|the|"
+    r"my|our|his|her|their|this|that|myself|least|most|times|first|last|best|all|once|the\s+"
+    r"moment|moment|present|large|random|heart|peace|ease|risk|scale|lunch|church|gym)\b)"
+    r"(?:st\.?\s+)?[a-z][\w&'’.-]*(?:\s+(?!(?:and|but|so|for|in|on|at|with|now|these|since|"
+    r"who|where|because|bc|as|of|to|until|till|right|full|part|every|too)\b)[a-z][\w&'’-]*)"
+    r"{0,2}(?=\s*[,.;!?—–(-]|\s*$|\s+(?:and|but|so|now|these|since|for|in|bc|as|full|part)\b)"
+)
+"""An organisation typed in lower case, where only a work frame introduces it ("I'm a backend
+dev at klarna", "nurse at st. luke's", "I teach science at lincoln middle"): one to three words,
+then the sentence's or clause's end; not a place of the day ("at home", "at night", "at
+school"), a determiner ("at a startup" says no name) or a phrase ("at least", "at ease")."""
+
+
 ORG = (
     rf"(?:{TITLE}[A-Z][\w&'’-]*(?:\s+(?:&\s+|of\s+|and\s+)?[A-Z][\w&'’-]*){{0,4}}"
     r"|the\s+[a-z]+(?:\s+[a-z]+){0,3}\s+(?:hospital|university|bank|school|ministry|council|"

@@ -2,7 +2,7 @@
 
 Chat is typed in lower case ("moved back to detroit to be near family", "i work remote from
 lisbon"), and the extractor's patterns take a place by its capital letter. `places_capitalised`
-writes a known place that follows "in", "to", "from", "near", "outside", "around", "at" or "of"
+writes a known place that follows "in", "to", "from", "near", "outside", "around" or "of"
 as its name is written ("rio de janeiro" -> "Rio de Janeiro", "the uk" -> "the UK"), so every
 pattern for home, origin and office, and the durable reader's value, read it as they read
 "Detroit".
@@ -26,7 +26,7 @@ MAX_WORDS = 3
 """The longest place name looked up, in words ("salt lake city", "rio de janeiro")."""
 
 _AFTER_PREPOSITION = re.compile(
-    r"\b(?:in|to|from|near|outside|around|at|of)\s+(?:the\s+)?"
+    r"\b(?:in|to|from|near|outside|around|of)\s+(?:the\s+)?"
     r"(?P<words>[a-zà-ÿ][\wà-ÿ'’.-]*(?:\s+[a-zà-ÿ][\wà-ÿ'’.-]*){0,2})",
     re.IGNORECASE,
 )
