@@ -274,7 +274,6 @@ def test_the_lead_of_a_team_is_in_it_not_responsible_for_it() -> None:
             "allergy",
             "shellfish",
         ),
-        ("i'm on the data platform team at Zalando, what's a good book", "employer", "Zalando"),
         ("I'm vegan, help me plan meals for the week", "diet", "vegan"),
         (
             "so for context i report to the VP of ops, Rahul Mehta, and he's old school",
@@ -285,6 +284,14 @@ def test_the_lead_of_a_team_is_in_it_not_responsible_for_it() -> None:
 )
 def test_a_fact_said_in_passing_is_kept(message: str, slot: str, value: str) -> None:
     assert [(i.slot, i.value) for i in read(message) if i.kind == "fact"] == [(slot, value)]
+
+
+def test_a_team_and_its_employer_said_before_a_question_are_both_kept() -> None:
+    found = read("i'm on the data platform team at Zalando, what's a good book")
+    assert [(i.slot, i.value) for i in found if i.kind == "fact"] == [
+        ("team", "data platform team"),
+        ("employer", "Zalando"),
+    ]
 
 
 def test_an_emoji_ends_a_sentence() -> None:
@@ -659,3 +666,44 @@ def test_a_denial_is_no_fact_of_its_slot(message: str, slot: str) -> None:
 )
 def test_a_denial_that_states_the_fact_is_kept(message: str, slot: str) -> None:
     assert [i for i in read(message) if i.slot == slot]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        (
+            "Im on the growth team at Canva, mostly experiments on onboarding flows",
+            "team",
+            "growth team",
+        ),
+        ("we use jira and confluence for literally everything at work ugh.", "uses", "confluence"),
+        ("i use vim + tmux every day", "uses", "tmux"),
+        ("im a backend dev at klarna, mostly java these days", "employer", "klarna"),
+        (
+            "i'm a pediatric nurse at st. luke's and i need help with an email",
+            "employer",
+            "st. luke's",
+        ),
+        (
+            "i teach 8th grade science at lincoln middle, need a fun lab",
+            "employer",
+            "lincoln middle",
+        ),
+    ],
+)
+def test_teams_tools_and_employers_typed_in_lower_case(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm a nurse at night mostly",
+        "I'm a teacher at a small school in Leeds",
+        "I use it daily",
+        "I'm on the same team as Raj",
+    ],
+)
+def test_no_employer_tool_or_team_from_a_time_a_determiner_or_a_pronoun(message: str) -> None:
+    found = [(i.slot, i.value) for i in read(message, PATTERNS)]
+    assert not [f for f in found if f[0] in ("employer", "uses", "team")]
