@@ -67,6 +67,13 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(rf"\bI\s+(?:no\s+longer|don't|do\s+not)\s+live\s+in\s+(?P<v>{PLACE})"),
         "home",
     ),
+    (  # "moved out of london in march", "we moved away from Leeds"
+        re.compile(
+            r"(?:\b(?:I|we)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:just\s+|finally\s+)?moved\s+"
+            rf"(?:out\s+of|away\s+from)\s+(?P<v>{PLACE})"
+        ),
+        "home",
+    ),
     (  # "we stopped working with Acme"
         re.compile(
             r"\b(?:I|we)\s+(?:have\s+|'ve\s+|’ve\s+)?(?:stopped\s+working|no\s+longer\s+work)\s+"

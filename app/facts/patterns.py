@@ -322,8 +322,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        rf"\bI\s+(?:start|begin|will\s+start|'ll\s+start|am\s+starting|'m\s+starting|’m\s+starting|"
-        rf"started)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+(?P<v>{ORG})",
+        rf"(?:\bI\s+(?:start|begin|will\s+start|'ll\s+start|am\s+starting|'m\s+starting|"
+        rf"’m\s+starting|started)|(?:^|[,.]\s*)(?:just\s+|recently\s+)?started)\s+"
+        rf"(?:a\s+new\s+job\s+)?(?:at|with)\s+(?P<v>{ORG})",
         "employer",
         "Works at {v}",
         flags=0,

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from app.facts.clauses import clauses
 from app.facts.found import Found
 from app.facts.people import NOT_NAMES
-from app.facts.vocabulary import HEALTH, NAME, ROLE_NOUNS, listed_values
+from app.facts.vocabulary import CODE, DIETS, HEALTH, NAME, ROLE_NOUNS, listed_values
 
 
 def said_first(sentence: str) -> Iterator[Found]:
@@ -28,12 +28,24 @@ def said_first(sentence: str) -> Iterator[Found]:
     role = _ROLE_FIRST.match(first)
     if role:
         yield Found("fact", "role", role.group("v"), f"Works as {role.group('v')}", 0)
+    diet = _DIET_FIRST.match(first)
+    if diet:
+        yield Found("fact", "diet", diet.group("v"), f"Is {diet.group('v')}", 0)
 
 
 _SOMEONE_DOES = re.compile(
     r"\b(?:is|was|are|were|has|had|says|said|does|did|told|asked|wants|my|our|his|her|their)\b",
     re.IGNORECASE,
 )
+
+
+_DIET_FIRST = re.compile(
+    rf"^(?:(?:so|ok|hey|hi|btw|fyi|also)\W+)?(?:(?:strictly|fully|mostly|full[- ]on)\s+)?"
+    rf"(?P<v>{DIETS})(?:\s*,?\s+(?:these\s+days|now|nowadays|lately|since\s+\S+|for\s+\S+\s+"
+    r"(?:years|yrs|months)|btw|fyi|here|myself|tho|though))*\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+"""A diet said alone, first: "keto these days, how many carbs…", "vegetarian, fyi"."""
 
 
 _AGE_FIRST = re.compile(
@@ -58,7 +70,9 @@ def said_of_oneself(sentence: str) -> Iterator[Found]:
     """Short ways chat says who one is: a condition by its adjective ("dyslexic btw", "I'm
     asthmatic", "gluten free bc celiac"), a stack ("our stack is django + react"), dual
     citizenship ("dual citizen — italian and canadian"), a role said with "as" ("as head of
-    procurement I sign off …"), a manager named after the fact ("marcus is my boss")."""
+    procurement I sign off …", "being a pharmacist in flu season"), the language or tool one
+    works in ("i write rust for a living", "mostly terraform all day"), a manager named after
+    the fact ("marcus is my boss")."""
     for match in _HEALTH_SAID.finditer(sentence):
         value = match.group("v")
         yield Found("fact", "health", value, f"Is {value}", match.start())
@@ -71,6 +85,16 @@ def said_of_oneself(sentence: str) -> Iterator[Found]:
             yield Found("fact", "nationality", nationality, f"Is {nationality}", 0)
     for match in _AS_ROLE_I.finditer(sentence):
         yield Found("fact", "role", match.group("v"), f"Works as {match.group('v')}", match.start())
+    for match in _BEING_A_ROLE.finditer(sentence):
+        yield Found("fact", "role", match.group("v"), f"Works as {match.group('v')}", match.start())
+    for match in _WORKS_IN_CODE.finditer(sentence):
+        for tool in (match.group("v"), match.group("w")):
+            if tool:
+                yield Found("fact", "uses", tool, f"Uses {tool}", match.start())
+    for match in _FULL_NAME_BESIDE.finditer(sentence):
+        name = match.group("v") or match.group("v2") or match.group("v3")
+        if name.lower() not in NOT_NAMES:
+            yield Found("fact", "name", name, f"Name is {name}", match.start())
     for match in _IS_MY_MANAGER.finditer(sentence):
         name = match.group("v") or match.group("lower")
         if name.lower() not in _NOT_MANAGERS:
@@ -98,6 +122,36 @@ _AS_ROLE_I = re.compile(
     rf"(?:^|,\s*)[Aa]s\s+(?:an?\s+|the\s+)?(?P<v>{_ROLE})\s*,?\s+I\b",
     re.IGNORECASE,
 )
+
+
+_BEING_A_ROLE = re.compile(
+    r"(?<!imagine\s)(?<!about\s)(?<!of\s)(?<!like\s)(?<!without\s)(?<!into\s)(?<!from\s)"
+    rf"\bbeing\s+(?:an?\s+|the\s+only\s+)(?P<v>{_ROLE})\b(?!\s+(?:is\s+like|would|must))",
+    re.IGNORECASE,
+)
+"""A role said with "being": "being a pharmacist in flu season is no joke" (not "imagine being a
+pilot", "the idea of being a nurse")."""
+
+
+_WORKS_IN_CODE = re.compile(
+    r"(?:\bI\s+(?:write|code|program|work)\s+(?:(?:basically|mostly|mainly|almost)\s+)?"
+    r"(?:(?:everything|all|only)\s+)?(?:in\s+)?|\bmostly\s+)"
+    rf"(?P<v>{CODE})(?:\s*(?:,|and|&|\+)\s*(?P<w>{CODE}))?"
+    r"(?=\s+(?:for\s+a\s+living|these\s+days|all\s+day|now|lately|nowadays|at\s+work|"
+    r"mostly|every\s+day|daily)\b|\s*[,.;!—–-]|\s*$)",
+    re.IGNORECASE,
+)
+"""A language or tool one works in: "i write rust for a living", "i write basically everything
+in python", "mostly go and postgres", "mostly terraform all day"."""
+
+
+_FULL_NAME_BESIDE = re.compile(
+    rf"\bcall\s+me\s+{NAME}\s*[,—–-]?\s*not\s+(?P<v>{NAME})|"
+    rf"\bnobody\s+(?:uses|calls\s+me|says)\s+(?P<v2>{NAME})|"
+    rf"(?<![\w'’-])(?P<v3>{NAME})\s+on\s+my\s+(?:passport|birth\s+certificate|id|licen[cs]e)\b"
+)
+"""The full name said beside the name one goes by: "call me Sam, not Samantha", "nobody uses
+Johanna except my mum", "it's Robert on my passport but I go by Bobby"."""
 
 
 _NOT_MANAGERS = NOT_NAMES | {"she", "he", "who", "that", "this", "it", "mine"}

@@ -77,7 +77,7 @@ _MOMENTARY = re.compile(
 
 _CONDITIONAL = re.compile(
     r"^(?:(?:and|but|so|ok(?:ay)?)\s*,?\s+)?(?:if|unless|supposing|assuming|what\s+if|in\s+case|"
-    r"hypothetically|suppose\s+(?:that|I|we|you)|imagine\s+(?:if|that|I|we|you)|"
+    r"hypothetically|suppose\s+(?:that|I|we|you)|imagine\s+(?:if|that|I|we|you|\w+ing)|"
     r"(?:let's\s+)?say,?\s+(?:that\s+)?(?:I|we|you)\b(?!\s+(?:hi|hello)\b))\b",
     re.IGNORECASE,
 )
@@ -106,7 +106,14 @@ STANDING = re.compile(
 )
 
 
-CALL_ME = re.compile(rf"^(?:[Pp]lease\s+)?[Cc]all\s+me\s+({NAME})\s*[.!]?$")
+CALL_ME = re.compile(
+    rf"^(?:(?:btw|so|oh|and)\s*,?\s+)?(?:[Pp]lease\s+|[Pp]ls\s+)?[Cc]all\s+me\s+"
+    r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight|"
+    rf"Later|Back|Now|Asap|ASAP)\b)({NAME})"
+    r"(?:\s*[.!]?$|\s*[,—–-]\s*(?!(?:and|or|if|when|at|on|tomorrow|tonight|later)\b))"
+)
+"""A name to be called by, said alone or before more about it ("call me Sam, not Samantha"); not
+a request to ring ("call me at 5", "call me tomorrow, ok?")."""
 
 
 def _is_momentary(sentence: str) -> bool:

@@ -95,6 +95,17 @@ DIETS = (
 )
 
 
+CODE = (
+    r"python|rust|golang|go|java|javascript|typescript|kotlin|swift|scala|elixir|haskell|ruby|"
+    r"php|c\+\+|c#|perl|clojure|erlang|dart|lua|julia|fortran|cobol|matlab|sql|bash|"
+    r"terraform|postgres(?:ql)?|mysql|mongodb|react|vue|angular|django|rails|flask|spring|"
+    r"kubernetes|k8s|docker|aws|azure|gcp|excel|sap|salesforce|figma|tableau|power\s+bi|"
+    r"unity|unreal|blender|photoshop|autocad|solidworks"
+)
+"""Languages and tools of the trade, as a work sentence names them in lower case ("i write
+rust for a living", "mostly terraform all day"): only where a frame of their own says it."""
+
+
 PRONOUNS = frozenset("it this that them you him her these those there one something".split())
 
 

@@ -707,3 +707,54 @@ def test_teams_tools_and_employers_typed_in_lower_case(message: str, slot: str, 
 def test_no_employer_tool_or_team_from_a_time_a_determiner_or_a_pronoun(message: str) -> None:
     found = [(i.slot, i.value) for i in read(message, PATTERNS)]
     assert not [f for f in found if f[0] in ("employer", "uses", "team")]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("keto these days, how many carbs is a small apple", "diet", "keto"),
+        ("vegetarian, fyi", "diet", "vegetarian"),
+        ("being a pharmacist in flu season is no joke", "role", "pharmacist"),
+        ("pls stop suggesting python, i write rust for a living", "uses", "rust"),
+        (
+            "backend dev, mostly go and postgres. why is my planner ignoring this",
+            "uses",
+            "postgres",
+        ),
+        (
+            "im in the platform reliability team, it's mostly terraform all day.",
+            "uses",
+            "terraform",
+        ),
+        ("call me Sam, not Samantha, only my grandma calls me that lol", "name", "Samantha"),
+        ("btw call me Jo, nobody uses Johanna except my mum lol", "name", "Johanna"),
+        ("it's Robert on my passport but I go by Bobby", "name", "Robert"),
+        (
+            "as of March 1 I'm no longer at Contoso. started at Northwind Traders",
+            "employer",
+            "Northwind Traders",
+        ),
+    ],
+)
+def test_what_chat_says_in_fragments(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
+
+
+def test_moving_out_of_a_place_ends_it_as_home() -> None:
+    found = read("moved out of london in march, we're in Margate now and loving it")
+    assert ("end", "home", "London") in [(i.kind, i.slot, i.value) for i in found]
+    assert ("fact", "home", "London") not in [(i.kind, i.slot, i.value) for i in found]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "imagine being a pilot lol",
+        "I mostly go to the gym on mondays",
+        "call me Tuesday, when you can",
+        "please call me tomorrow, ok",
+    ],
+)
+def test_no_role_tool_or_name_from_a_daydream_a_verb_or_a_day(message: str) -> None:
+    found = [i.slot for i in read(message)]
+    assert not {"role", "uses", "preferred_name", "name"} & set(found)
