@@ -199,7 +199,7 @@ _PAST_WORDS = re.compile(
     re.IGNORECASE,
 )
 _FUTURE_WORDS = re.compile(
-    r"\b(?:will|shall|'ll|going\s+to|until|till|from|starting|as\s+of|next|tomorrow|"
+    r"\b(?:will|shall|'ll|going\s+to|until|till|from|starting|next|tomorrow|"
     r"(?:am|'m|are|'re|is)\s+\w+ing|last\s+day\b[^.!?]{0,40}?\s(?:is|will\s+be))\b",
     re.IGNORECASE,
 )

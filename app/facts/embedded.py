@@ -3,6 +3,7 @@ reader (`app.facts.durable`) where they read nothing, over sentences and their c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
@@ -15,6 +16,7 @@ from app.facts.utterances import (
     ACKNOWLEDGES,
     FIRST_PERSON,
     MAX_SENTENCE_CHARS,
+    asks,
     keeps_open,
     sentences,
     statement_clauses,
@@ -76,11 +78,14 @@ class EmbeddedExtractor:
         for n, (_, sentence, said_on, items) in enumerate(per_sentence):
             whole_closed = not keeps_open(sentence)
             answers = bool(ACKNOWLEDGES.search(sentence))
+            question = asks(sentence)
             for clause in statement_clauses(sentence):
                 if answers and not FIRST_PERSON.search(clause):
                     continue  # "thanks, that helps with note 32": more of the answer
                 read = extract_sentence(clause, said_on)
                 if not _reads_a_fact(read):
+                    if question and _ALTERNATIVES.search(clause):
+                        continue  # "cat or dog for a first pet, pros and cons?": the question
                     parts.append((n, clause))
                 elif whole_closed:  # "I'm vegetarian, what should I order?"
                     items.extend(item for item in read if item.kind in ("fact", "end"))
@@ -104,6 +109,10 @@ class EmbeddedExtractor:
                 # ("living in Oslo since 2015, grew up in Lagos though": origin is Lagos)
                 read_whole[n] = replace(whole_fact, value=reading.value)
                 items[items.index(whole_fact)] = read_whole[n]
+
+
+_ALTERNATIVES = re.compile(r"^(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+or\s+\w+", re.IGNORECASE)
+"""Choices a question opens with ("cat or dog for a first pet, pros and cons?"), not a fact."""
 
 
 def _reads_a_fact(items: list[Extracted]) -> bool:

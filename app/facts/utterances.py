@@ -68,6 +68,7 @@ _IMPERATIVE = re.compile(
 
 _MOMENTARY = re.compile(
     r"\bI(?:'d|’d|\s+would)\s+(?:like|love)\b|\bI\s+(?:need|want|wanna)\b|"
+    r"^(?:(?:so|ok|and|but|just|really|also)\s+)?(?:need|want|wanna|looking\s+for)\b|"
     rf"{I_AM}\s+(?:looking\s+for|thinking\s+(?:about|of)|trying\s+to|about\s+to|"
     r"planning\s+to|wondering|going\s+to\s+(?:try|look|check|ask))\b|"
     r"\b(?:probably|prob|prolly|maybe|perhaps|might)\b",
@@ -136,7 +137,8 @@ _WH = r"what|whats|how|why|where|which|who|whose"
 
 _UNMARKED_QUESTION = re.compile(
     rf"{_OPENERS}(?:(?:{_WH}){_NOT_ME_NEXT}|(?:is|are|can|could|should|do|does|did)\s+"
-    rf"(?:you|u|it|there|this|that|they|he|she|the|a|an|any|\d+)\b){_ASKS_BY_TAIL}",
+    rf"(?:you|u|it|there|this|that|they|he|she|the|a|an|any|\d+)\b|"
+    rf"(?:are|does|should|could|would)\s+(?!not\b)[a-z]+\s+\w+){_ASKS_BY_TAIL}",
     re.IGNORECASE,
 )
 """A question typed without its question mark: "whats the commute from Harlem like", "is 30 too
@@ -194,9 +196,13 @@ def statement_clauses(sentence: str) -> list[str]:
     return [clause for clause in found if keeps_open(clause) and not _PREDICATE.match(clause)]
 
 
-_PREDICATE = re.compile(r"^(?:is|was|has|does|'s)\b", re.IGNORECASE)
+_PREDICATE = re.compile(
+    r"^(?:is|was|has|does|'s|says|thinks|claims|believes|reckons|suggests|recommends)\b",
+    re.IGNORECASE,
+)
 """A clause that opens with a verb of the third person has its subject in another clause
-("our parrot, Kiwi, is older than my marriage"): it says nothing of the user alone."""
+("our parrot, Kiwi, is older than my marriage", "the author, dr. chen, says fasting is bad"): it
+says nothing of the user alone."""
 
 
 ACKNOWLEDGES = re.compile(

@@ -758,3 +758,37 @@ def test_moving_out_of_a_place_ends_it_as_home() -> None:
 def test_no_role_tool_or_name_from_a_daydream_a_verb_or_a_day(message: str) -> None:
     found = [i.slot for i in read(message)]
     assert not {"role", "uses", "preferred_name", "name"} & set(found)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "cat or dog for a first pet, pros and cons?",
+        "are sphynx cats actually hypoallergenic",
+        "the author of this article, dr. chen, says intermittent fasting is bad, is she right?",
+        "need high protein lunch ideas",
+    ],
+)
+def test_a_question_and_a_want_give_nothing(message: str) -> None:
+    assert read(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("eat halal so no pork or gelatin — are haribo ok?", "diet", "halal"),
+        ("not a fan of horror movies at all, recommend something tense?", "dislikes", "horror"),
+    ],
+)
+def test_a_fact_said_without_a_subject_before_a_question_is_kept(
+    message: str, slot: str, value: str
+) -> None:
+    found = [(i.slot, i.value) for i in read(message)]
+    assert any(s == slot and value in v for s, v in found)
+
+
+def test_as_of_a_day_with_the_present_tense_is_the_nearest_such_day() -> None:
+    found = EmbeddedExtractor(None).extract(
+        [Turn("as of March 1 I'm no longer at Contoso.", date(2026, 3, 4))]
+    )
+    assert [(i.kind, i.value, i.on) for i in found] == [("end", "Contoso", date(2026, 3, 1))]
