@@ -232,6 +232,13 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Lives in {v}",
         flags=0,
     ),
+    Pattern(  # "moved out of london in march, we're in Margate now": where the move ended
+        r"\bmoved\s+(?:out\s+of|away\s+from)\s+[^.!?]*?\b(?:I['’]m|we['’]re|I\s+am|we\s+are)\s+"
+        rf"(?:now\s+)?(?:living\s+|settled\s+|based\s+)?in\s+(?P<v>{PLACE})",
+        "home",
+        "Lives in {v}",
+        flags=0,
+    ),
     Pattern(  # "been in toronto since 2015", "I've been living in Oslo for five years"
         r"(?:^(?:but\s+|and\s+|so\s+)?|,\s*|\bI['’]ve\s+|\bI\s+have\s+)been\s+"
         r"(?:living\s+|based\s+)?in\s+"

@@ -744,6 +744,7 @@ def test_moving_out_of_a_place_ends_it_as_home() -> None:
     found = read("moved out of london in march, we're in Margate now and loving it")
     assert ("end", "home", "London") in [(i.kind, i.slot, i.value) for i in found]
     assert ("fact", "home", "London") not in [(i.kind, i.slot, i.value) for i in found]
+    assert ("fact", "home", "Margate") in [(i.kind, i.slot, i.value) for i in found]
 
 
 @pytest.mark.parametrize(
