@@ -254,11 +254,16 @@ _DENIAL_STATES = frozenset(
 )
 """Slots a denial is a fact of: "I can't stand coriander", "I can't get enough of sushi", "I
 don't eat pork", "I can't have nuts", "I can't see red and green", "I never drink on weekdays",
-"don't ever use emojis"."""
+"don't ever use emojis". A negation that denies nothing of the slot is none: "I can't live
+without my dog Max", "I never miss a day at Siemens", "I'm not sure why but I've lived in Oslo
+for 8 years"."""
 _DENIES = re.compile(
-    r"(?:\b(?:I|we)\s+|^)(?:(?:really|still|just|actually|honestly)\s+)?"
-    r"(?:don't|do\s+not|didn't|did\s+not|haven't|have\s+not|hasn't|can't|cannot|never)\b"
-    r"|\bI(?:'m|\s+am)\s+(?:not|no\s+longer)\b",
+    r"(?:\b(?:I|we)(?:['’]ve|['’]d|\s+have|\s+had|\s+would)?\s+|^)"
+    r"(?:(?:really|still|just|actually|honestly)\s+)?"
+    r"(?:don't|do\s+not|didn't|did\s+not|haven't|have\s+not|hasn't|can't|cannot|won't|"
+    r"will\s+not|never)\b(?!\s+(?:believe|wait|imagine|complain|live\s+without|get\s+enough|"
+    r"stop|miss|thought|get\s+tired|regret|know\s+(?:why|how)|forget|tell)\b)"
+    r"|\bI(?:'m|\s+am)\s+(?:not|no\s+longer)\b(?!\s+sure\b)",
     re.IGNORECASE,
 )
 

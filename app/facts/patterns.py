@@ -21,7 +21,12 @@ from app.facts.ends import ends, no_longer
 from app.facts.extraction import Extracted
 from app.facts.found import Found, Reader, clean, listed_items
 from app.facts.people import counted_and_named, family, named_in_passing
-from app.facts.self_described import kind_of_person, said_first, said_of_oneself
+from app.facts.self_described import (
+    kind_of_person,
+    moved_or_started_without_a_subject,
+    said_first,
+    said_of_oneself,
+)
 from app.facts.utterances import CALL_ME, MAX_SENTENCE_CHARS, STANDING, keeps_open
 from app.facts.vocabulary import (
     DIETS,
@@ -105,7 +110,9 @@ class Pattern:
 
 _TOOL = (
     r"(?!(?:a|an|the|my|our|your|it|this|that|these|those|them|some|any|all|both|lots|more|less|"
-    r"it's|which|what|up|to|and|or|less|much|many|one|two|too)\b)[a-z][\w.+#-]*"
+    r"it's|which|what|up|to|and|or|much|many|one|two|too|either|neither|ours|mine|yours|"
+    r"whatever|nothing|everything|something|anything|food|coffee|tips|money|time)\b)"
+    r"[a-z][\w+#-]*(?:\.[\w+#-]+)*"
 )
 """A tool typed in lower case, one word: not an article, a pronoun or a quantity ("I use it
 daily", "we use both")."""
@@ -225,13 +232,14 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        r"(?:\bI\s+|(?:^|,\s*)(?:(?:and|so|but|then)\s+)?)(?:just\s+|recently\s+|finally\s+)?"
+        r"\bI\s+(?:just\s+|recently\s+|finally\s+)?"
         rf"(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<v>{PLACE})"
         r"(?!\s+(?:team|office))",
         "home",
         "Lives in {v}",
         flags=0,
     ),
+    moved_or_started_without_a_subject,
     Pattern(  # "moved out of london in march, we're in Margate now": where the move ended
         r"\bmoved\s+(?:out\s+of|away\s+from)\s+[^.!?]*?\b(?:I['’]m|we['’]re|I\s+am|we\s+are)\s+"
         rf"(?:now\s+)?(?:living\s+|settled\s+|based\s+)?in\s+(?P<v>{PLACE})",
@@ -281,7 +289,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(  # "im on the growth team at Canva", "I'm in the platform reliability team"
         rf"{I_AM}\s+(?:now\s+)?(?:in|on|part\s+of)\s+the\s+"
-        r"(?P<v>(?!(?:same|wrong|whole|other|new|old|best|worst|first|last|main)\b)"
+        r"(?P<v>(?!(?:same|wrong|whole|other|new|old|best|worst|first|last|main|winning|losing|"
+        r"home|away|opposing|rival|dream|naughty|[a-z]|blue|red|green|yellow|white|black)\b)"
         r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}\s+(?:team|squad))\b",
         "team",
         "Is on the {v}",
@@ -310,7 +319,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(  # "i teach 8th grade science at lincoln middle"
-        rf"\bI\s+(?:teach|lecture|nurse|practise|practice)\b[^,.;!?]{{0,40}}?\s+at\s+"
+        rf"\bI\s+(?:teach|lecture)\b[^,.;!?]{{0,40}}?\s+at\s+"
         rf"(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
         "employer",
         "Works at {v}",
@@ -329,9 +338,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        rf"(?:\bI\s+(?:start|begin|will\s+start|'ll\s+start|am\s+starting|'m\s+starting|"
-        rf"’m\s+starting|started)|(?:^|[,.]\s*)(?:just\s+|recently\s+)?started)\s+"
-        rf"(?:a\s+new\s+job\s+)?(?:at|with)\s+(?P<v>{ORG})",
+        rf"\bI\s+(?:start|begin|will\s+start|'ll\s+start|am\s+starting|'m\s+starting|"
+        rf"’m\s+starting|started)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+(?P<v>{ORG})",
         "employer",
         "Works at {v}",
         flags=0,

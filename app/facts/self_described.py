@@ -11,7 +11,9 @@ from collections.abc import Iterator
 from app.facts.clauses import clauses
 from app.facts.found import Found
 from app.facts.people import NOT_NAMES
-from app.facts.vocabulary import CODE, DIETS, HEALTH, NAME, ROLE_NOUNS, listed_values
+from app.facts.vocabulary import CODE, DIETS, HEALTH, NAME, ORG, PLACE, ROLE_NOUNS, listed_values
+from app.text.places import known_places
+from app.text.words import fold
 
 
 def said_first(sentence: str) -> Iterator[Found]:
@@ -30,7 +32,8 @@ def said_first(sentence: str) -> Iterator[Found]:
         yield Found("fact", "role", role.group("v"), f"Works as {role.group('v')}", 0)
     diet = _DIET_FIRST.match(first)
     if diet:
-        yield Found("fact", "diet", diet.group("v"), f"Is {diet.group('v')}", 0)
+        value = diet.group("v") or diet.group("w")
+        yield Found("fact", "diet", value, f"Is {value}", 0)
 
 
 _SOMEONE_DOES = re.compile(
@@ -39,13 +42,19 @@ _SOMEONE_DOES = re.compile(
 )
 
 
+_DIET_TAIL = (
+    r"these\s+days|now|nowadays|lately|since\s+\S+|for\s+\S+\s+(?:years|yrs|months)|btw|fyi|"
+    r"here|myself|tho|though"
+)
 _DIET_FIRST = re.compile(
-    rf"^(?:(?:so|ok|hey|hi|btw|fyi|also)\W+)?(?:(?:strictly|fully|mostly|full[- ]on)\s+)?"
-    rf"(?P<v>{DIETS})(?:\s*,?\s+(?:these\s+days|now|nowadays|lately|since\s+\S+|for\s+\S+\s+"
-    r"(?:years|yrs|months)|btw|fyi|here|myself|tho|though))*\s*[.!]?\s*$",
+    r"^(?:(?:so|ok|hey|hi|btw|fyi|also)\W+)?"
+    rf"(?:(?:strictly|fully|mostly|full[- ]on)\s+(?P<v>{DIETS})(?:\s*,?\s+(?:{_DIET_TAIL}))*|"
+    rf"(?P<w>{DIETS})(?:\s*,?\s+(?:{_DIET_TAIL}))+)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
-"""A diet said alone, first: "keto these days, how many carbs…", "vegetarian, fyi"."""
+"""A diet said first, with what makes it one's own: "keto these days, how many carbs…",
+"vegetarian, fyi", "strictly halal". A diet alone ("keto", "ok vegan") picks an option the
+assistant offered."""
 
 
 _AGE_FIRST = re.compile(
@@ -66,6 +75,45 @@ _ROLE_FIRST = re.compile(
 )
 
 
+_FIRST_NAME = r"[A-Z][a-zà-ÿ-]+"
+"""A name as a word of letters (no apostrophe: "It's" is none)."""
+
+
+def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:
+    """A move or a new job said without "I": "moved back to detroit to be near family", "dont
+    live in chicago anymore, moved back to detroit", "started at Northwind Traders last week".
+    Only where no one else is the sentence's subject ("my parents retired, moved to florida",
+    "my son is 5, started at Lincoln Elementary"), and a move only to a known place ("moved to
+    Notion for my notes", "meeting got cancelled, moved to Friday" name none)."""
+    for match in _MOVED_TO.finditer(sentence):
+        place = match.group("v")
+        if fold(place) in known_places() and not _someone_else_before(sentence, match):
+            yield Found("fact", "home", place, f"Lives in {place}", match.start())
+    for match in _STARTED_AT.finditer(sentence):
+        if not _someone_else_before(sentence, match):
+            org = match.group("v")
+            yield Found("fact", "employer", org, f"Works at {org}", match.start())
+
+
+def _someone_else_before(sentence: str, match: re.Match[str]) -> bool:
+    return _SOMEONE_ELSE_FIRST.search(sentence, 0, match.start()) is not None
+
+
+_SOMEONE_ELSE_FIRST = re.compile(
+    r"\b(?:she|he|they|his|her|their|my\s+(?!own\b)[a-z]+|our\s+[a-z]+|(?-i:[A-Z][a-z]+)\s+"
+    r"(?:has|had|is|was|just|quit|retired|left))\b",
+    re.IGNORECASE,
+)
+"""Someone else as the sentence's subject: "she quit her job, moved to Lisbon"."""
+_MOVED_TO = re.compile(
+    r"(?:^|,\s*)(?:(?:and|so|but|then|just|recently|finally)\s+)*(?:moved|relocated)\s+"
+    rf"(?:back\s+)?to\s+(?P<v>{PLACE})(?!\s+(?:team|office))"
+)
+_STARTED_AT = re.compile(
+    rf"(?:^|[.,]\s*)(?:(?:just|recently)\s+)?started\s+(?:a\s+new\s+job\s+)?at\s+(?P<v>{ORG})"
+)
+
+
 def said_of_oneself(sentence: str) -> Iterator[Found]:
     """Short ways chat says who one is: a condition by its adjective ("dyslexic btw", "I'm
     asthmatic", "gluten free bc celiac"), a stack ("our stack is django + react"), dual
@@ -77,7 +125,7 @@ def said_of_oneself(sentence: str) -> Iterator[Found]:
         value = match.group("v")
         yield Found("fact", "health", value, f"Is {value}", match.start())
     for match in _STACK.finditer(sentence):
-        for tool in re.split(r"\s*(?:\+|\band\b|&|/)\s*", match.group("v")):
+        for tool in re.split(r"\s*(?:\+|\band\b|&|/)\s*", match.group("v").rstrip(".")):
             if tool:
                 yield Found("fact", "uses", tool, f"Uses {tool}", match.start())
     if _DUAL_CITIZEN.search(sentence):
@@ -88,11 +136,14 @@ def said_of_oneself(sentence: str) -> Iterator[Found]:
     for match in _BEING_A_ROLE.finditer(sentence):
         yield Found("fact", "role", match.group("v"), f"Works as {match.group('v')}", match.start())
     for match in _WORKS_IN_CODE.finditer(sentence):
-        for tool in (match.group("v"), match.group("w")):
+        tools = ("v", "w", "v2", "w2", "v3")
+        for tool in (match.group(name) for name in tools):
             if tool:
                 yield Found("fact", "uses", tool, f"Uses {tool}", match.start())
     for match in _FULL_NAME_BESIDE.finditer(sentence):
         name = match.group("v") or match.group("v2") or match.group("v3")
+        if match.group("v") and len(name) < len(match.group("short")) + 3:
+            continue
         if name.lower() not in NOT_NAMES:
             yield Found("fact", "name", name, f"Name is {name}", match.start())
     for match in _IS_MY_MANAGER.finditer(sentence):
@@ -125,33 +176,45 @@ _AS_ROLE_I = re.compile(
 
 
 _BEING_A_ROLE = re.compile(
-    r"(?<!imagine\s)(?<!about\s)(?<!of\s)(?<!like\s)(?<!without\s)(?<!into\s)(?<!from\s)"
-    rf"\bbeing\s+(?:an?\s+|the\s+only\s+)(?P<v>{_ROLE})\b(?!\s+(?:is\s+like|would|must))",
+    r"(?:^|[,;—–]\s*)(?:(?:honestly|so|and|but|tbh)\s+)?being\s+(?:an?\s+|the\s+only\s+)"
+    rf"(?!(?:good|bad|great|terrible|better|decent|cat|dog|pet|home|house|car)\s)"
+    rf"(?P<v>{_ROLE})(?![\w'’-])(?!\s+(?:is\s+like|would|must|worth))",
     re.IGNORECASE,
 )
-"""A role said with "being": "being a pharmacist in flu season is no joke" (not "imagine being a
-pilot", "the idea of being a nurse")."""
+"""A role said with "being" as a clause's subject: "being a pharmacist in flu season is no joke"
+(not "imagine being a pilot", "my sister hates being a nurse", "is being a pilot worth it",
+"being a doctor's wife", "being a cat owner")."""
 
 
+_WORK_TAIL = (
+    r"for\s+a\s+living|these\s+days|all\s+day|now|lately|nowadays|at\s+work|every\s+day|daily"
+)
 _WORKS_IN_CODE = re.compile(
-    r"(?:\bI\s+(?:write|code|program|work)\s+(?:(?:basically|mostly|mainly|almost)\s+)?"
-    r"(?:(?:everything|all|only)\s+)?(?:in\s+)?|\bmostly\s+)"
-    rf"(?P<v>{CODE})(?:\s*(?:,|and|&|\+)\s*(?P<w>{CODE}))?"
-    r"(?=\s+(?:for\s+a\s+living|these\s+days|all\s+day|now|lately|nowadays|at\s+work|"
-    r"mostly|every\s+day|daily)\b|\s*[,.;!—–-]|\s*$)",
+    r"\bI\s+(?:write|code|program)\s+(?:(?:basically|mostly|mainly|almost)\s+)?"
+    r"(?:(?:everything|all|only)\s+)?(?:in\s+)?"
+    rf"(?P<v>{CODE})(?![\w+#]|[.-]\w)(?:\s*(?:,|and|&|\+)\s*(?P<w>{CODE})(?![\w+#]|[.-]\w))?"
+    rf"(?=\s+(?:{_WORK_TAIL})\b|\s*[,.;!—–-]|\s*$)"
+    r"|(?:^|[,;—–]\s*|\bit['’]s\s+)mostly\s+"
+    rf"(?:(?P<v2>{CODE})\s*(?:and|&|\+|,)\s*(?P<w2>{CODE})(?![\w+#]|[.-]\w)"
+    rf"|(?P<v3>{CODE})(?=\s+(?:{_WORK_TAIL})\b))",
     re.IGNORECASE,
 )
 """A language or tool one works in: "i write rust for a living", "i write basically everything
-in python", "mostly go and postgres", "mostly terraform all day"."""
+in python"; "mostly X" first in a clause, with a second tool or a time of work ("mostly go and
+postgres", "it's mostly terraform all day"), since "mostly julia" may answer who cooks and "the
+old truck is mostly rust now" is no tool."""
 
 
 _FULL_NAME_BESIDE = re.compile(
-    rf"\bcall\s+me\s+{NAME}\s*[,—–-]?\s*not\s+(?P<v>{NAME})|"
-    rf"\bnobody\s+(?:uses|calls\s+me|says)\s+(?P<v2>{NAME})|"
-    rf"(?<![\w'’-])(?P<v3>{NAME})\s+on\s+my\s+(?:passport|birth\s+certificate|id|licen[cs]e)\b"
+    rf"\b[Cc]all\s+me\s+(?P<short>{_FIRST_NAME})\s*[,—–-]?\s*not\s+(?P<v>{_FIRST_NAME})\b|"
+    rf"\b[Nn]obody\s+(?:uses|calls\s+me|says)\s+(?P<v2>{_FIRST_NAME})\s+"
+    r"(?:except|but|apart\s+from|other\s+than|besides)\b|"
+    rf"\b(?:[Ii]t['’]?s|[Ii]t\s+is)\s+(?P<v3>{_FIRST_NAME}(?:\s+{_FIRST_NAME})?)\s+on\s+my\s+"
+    r"(?:passport|birth\s+certificate|id|licen[cs]e)\b"
 )
-"""The full name said beside the name one goes by: "call me Sam, not Samantha", "nobody uses
-Johanna except my mum", "it's Robert on my passport but I go by Bobby"."""
+"""The full name said beside the name one goes by: "call me Sam, not Samantha" (a longer name:
+"call me Sam, not Sammy" refuses a nickname), "nobody uses Johanna except my mum", "it's Robert
+on my passport but I go by Bobby"."""
 
 
 _NOT_MANAGERS = NOT_NAMES | {"she", "he", "who", "that", "this", "it", "mine"}

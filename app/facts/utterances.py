@@ -68,7 +68,9 @@ _IMPERATIVE = re.compile(
 
 _MOMENTARY = re.compile(
     r"\bI(?:'d|’d|\s+would)\s+(?:like|love)\b|\bI\s+(?:need|want|wanna)\b|"
-    r"^(?:(?:so|ok|and|but|just|really|also)\s+)?(?:need|want|wanna|looking\s+for)\b|"
+    r"^(?:(?:so|ok|and|but|just|really|also)\s+)?(?:need|want|wanna|looking\s+for)\b"
+    r"(?!\s+(?:you\s+)?to\s+(?:know|remember|mention|say|tell|add|note)\b)"
+    r"(?![^.!?]*\bI(?:['’]m|\s+am|['’]ve|\s+have)?\s)|"
     rf"{I_AM}\s+(?:looking\s+for|thinking\s+(?:about|of)|trying\s+to|about\s+to|"
     r"planning\s+to|wondering|going\s+to\s+(?:try|look|check|ask))\b|"
     r"\b(?:probably|prob|prolly|maybe|perhaps|might)\b",
@@ -138,7 +140,8 @@ _WH = r"what|whats|how|why|where|which|who|whose"
 _UNMARKED_QUESTION = re.compile(
     rf"{_OPENERS}(?:(?:{_WH}){_NOT_ME_NEXT}|(?:is|are|can|could|should|do|does|did)\s+"
     rf"(?:you|u|it|there|this|that|they|he|she|the|a|an|any|\d+)\b|"
-    rf"(?:are|does|should|could|would)\s+(?!not\b)[a-z]+\s+\w+){_ASKS_BY_TAIL}",
+    r"(?:are|does|should|could|would)\s+(?!(?:not|have|mention|add|say|note|be)\b)[a-z]+\s+\w+|"
+    rf"(?:can|could|should|do|did)\s+(?:i|we)\s+(?!(?:not|never)\b)\w+){_ASKS_BY_TAIL}",
     re.IGNORECASE,
 )
 """A question typed without its question mark: "whats the commute from Harlem like", "is 30 too

@@ -212,6 +212,11 @@ HOSTILE = (
     "i " * 8000,
     "fix this: " * 2000,
     ("I work at " + "x " * 290 + ". ") * 30,
+    ("been in " + "Aa-la-" * 97 + "x. ") * 34,
+    ("been in " + "Aa-" * 190 + "x. ") * 34,
+    "in the of rio de " * 1200,
+    "dont " * 4000,
+    "mostly go and " * 1500,
 )
 """Messages that once cost regular expressions time out of proportion to their length (long runs
 of spaces, a phrase repeated without its closing word): each must stay in proportion."""
