@@ -16,8 +16,8 @@ def ends(sentence: str) -> Iterator[Found]:
     with the slot it ends and, where the sentence names it, its value."""
     for pattern, ended in _ENDS:
         for match in pattern.finditer(sentence):
-            value = match.group("v").strip()
-            if value.lower() not in _NO_VALUE:
+            value = (match.group("v") or match.groupdict().get("v2") or "").strip()
+            if value and value.lower() not in _NO_VALUE:
                 yield Found("end", ended, value, _ENDED_TEXT[ended].format(value), match.start())
     for match in _RESIGNING.finditer(sentence):
         yield Found("end", "employer", "", "No longer works at their employer", match.start())
@@ -74,10 +74,58 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "home",
     ),
+    (  # "I stopped doing keto", "gave up being vegan"
+        re.compile(
+            r"(?:\bI(?:['’]ve|\s+have)?\s+|^|,\s*)(?:stopped|quit|gave\s+up|dropped)\s+"
+            rf"(?:doing\s+|being\s+|eating\s+|going\s+)?(?:a\s+)?(?P<v>{DIETS})\b",
+            re.IGNORECASE,
+        ),
+        "diet",
+    ),
+    (  # "i used to love k-dramas but honestly im over them now"
+        re.compile(
+            r"\bI\s+used\s+to\s+(?:really\s+)?(?:love|like|enjoy|be\s+into)\s+"
+            rf"(?P<v>{PHRASE})(?=\s+but\b|\s*[,.;!—–]|\s*$)",
+            re.IGNORECASE,
+        ),
+        "likes",
+    ),
+    (  # "not in the sales team anymore"
+        re.compile(
+            r"(?:\bI(?:['’]m|\s+am)\s+|^|,\s*)(?:not|no\s+longer)\s+(?:in|on|part\s+of)\s+the\s+"
+            r"(?P<v>[\w-]+(?:\s+[\w-]+){0,2}?)\s+team\b(?=[^.!?]*\bany\s?more\b|"
+            r"[^.!?]*\bno\s+longer\b)",
+            re.IGNORECASE,
+        ),
+        "team",
+    ),
+    (  # "finally moved out of my parents place in Lagos"
+        re.compile(
+            r"(?:\b(?:I|we)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:just\s+|finally\s+)?moved\s+out\s+of\s+"
+            r"(?:my|our)\s+(?:parents['’]?\s+|mum['’]?s\s+|mom['’]?s\s+|old\s+)?(?:place|house|"
+            rf"flat|apartment|home)\s+in\s+(?P<v>{PLACE})"
+        ),
+        "home",
+    ),
+    (  # "Marco and I broke up", "I split up with Marco"
+        re.compile(
+            rf"(?<![\w'’-])(?P<v>{NAME})\s+and\s+I\s+(?:just\s+|finally\s+)?"
+            r"(?:broke\s+up|split(?:\s+up)?|separated|(?:got\s+)?divorced)\b"
+        ),
+        "partner",
+    ),
+    (
+        re.compile(
+            r"\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up|split(?:\s+up)?)\s+(?:with|from)\s+"
+            rf"(?P<v>{NAME})"
+        ),
+        "partner",
+    ),
     (  # "we stopped working with Acme"
         re.compile(
             r"\b(?:I|we)\s+(?:have\s+|'ve\s+|’ve\s+)?(?:stopped\s+working|no\s+longer\s+work)\s+"
-            rf"with\s+(?P<v>{ORG})",
+            rf"with\s+(?P<v>(?-i:{ORG}))|\b(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+not\s+working\s+"
+            rf"with\s+(?P<v2>(?-i:{ORG}))\s+any\s?more\b",
             re.IGNORECASE,
         ),
         "works_with",
@@ -115,7 +163,7 @@ _NOT_ANY_MORE = re.compile(
     rf"(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)(?:don['’]?t|do\s+not|no\s+longer|not)\s+"
     rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in)\s+(?P<v>{PHRASE})\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+(?P<verb2>report\s+to)\s+(?P<v2>{NAME})"
-    rf"|\bI(?:['’]m|\s+am)\s+no\s+longer\s+(?P<verb3>at|with)\s+(?P<v3>{ORG})",
+    rf"|(?:\bI(?:['’]m|\s+am)\s+|^|,\s*)no\s+longer\s+(?P<verb3>at|with)\s+(?P<v3>(?-i:{ORG}))",
     re.IGNORECASE,
 )
 """Ends said with "anymore", whose value may be written in lower case and whose "I" may be
@@ -139,6 +187,9 @@ _ENDED_BY_VERB = {
 }
 
 
+_A_DIET = re.compile(rf"(?:(?:doing|being|eating|going)\s+)?(?:a\s+)?(?:{DIETS})", re.IGNORECASE)
+
+
 _ENDED_TEXT = {
     "home": "No longer lives in {}",
     "employer": "No longer works at {}",
@@ -147,6 +198,8 @@ _ENDED_TEXT = {
     "works_with": "No longer works with {}",
     "diet": "Not {}",
     "pet": "No longer has {}",
+    "likes": "No longer likes {}",
+    "team": "No longer on the {} team",
 }
 
 
@@ -168,6 +221,8 @@ def no_longer(sentence: str) -> Iterator[Found]:
         value = _TRAILING_TIME.sub("", _AFTER_THE_THING.split(clean(said))[0])
         if not value or value.split()[0].lower() in PRONOUNS | _PREPOSITIONS | _NOT_HABITS:
             continue
+        if _A_DIET.fullmatch(value):
+            continue  # "I stopped doing keto": `ends` reads the diet's end
         duty = verb in _DUTY_VERBS and said.split()[0].lower() in ("the", "our", "my")
         slot = "responsibility" if duty else "uses" if verb == "use" else "habit"
         yield Found("end", slot, value, f"No longer: {value}", match.start())

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TypeVar
 
+from app.facts.clauses import clauses
 from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.ends import ends, no_longer
 from app.facts.extraction import Extracted
@@ -27,12 +28,20 @@ from app.facts.self_described import (
     said_first,
     said_of_oneself,
 )
-from app.facts.utterances import CALL_ME, MAX_SENTENCE_CHARS, STANDING, keeps_open
+from app.facts.utterances import (
+    CALL_ME,
+    FIRST_PERSON,
+    MAX_SENTENCE_CHARS,
+    STANDING,
+    keeps_open,
+)
 from app.facts.vocabulary import (
+    CONDITIONS,
     DIETS,
     EMAIL,
     END,
     I_AM,
+    LANGUAGES,
     NAME,
     NATIONALITIES,
     ORG,
@@ -214,6 +223,27 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         many=True,
     ),
     Pattern(rf"\bI\s+speak\s+(?P<v>{PHRASE}){END}", "language", "Speaks {v}", many=True),
+    Pattern(  # "my mother tongue is Hungarian"
+        r"\bmy\s+(?:mother\s+tongue|native\s+language|first\s+language|home\s+language)\s+is\s+"
+        rf"(?P<v>{LANGUAGES})\b",
+        "language",
+        "Speaks {v}",
+    ),
+    Pattern(  # "I have asthma", "i've got type 2 diabetes", "diagnosed with adhd last year"
+        r"(?:\bI(?:['’]ve|\s+have)?\s+(?:have|got)|\bI\s+have\s+got|\bI['’]ve\s+got|"
+        r"\bI\s+(?:was|got|have\s+been|['’]ve\s+been)\s+(?:just\s+|recently\s+)?diagnosed\s+with|"
+        r"^(?:(?:just|recently)\s+)?(?:got\s+)?diagnosed\s+with|"
+        r"\bI\s+(?:suffer\s+from|live\s+with))\s+"
+        rf"(?P<v>{CONDITIONS})(?![\w-])(?!\s+(?:about|over|before|for|when|because|bc)\b)",
+        "health",
+        "Has {v}",
+    ),
+    Pattern(  # "Name's Arjun Mehta."
+        rf"^(?:(?:hi|hey|hello)\W+)?(?:[Tt]he\s+)?[Nn]ame['’]s\s+(?P<v>{NAME})",
+        "name",
+        "Name is {v}",
+        flags=0,
+    ),
     # Where they live and work.
     Pattern(
         rf"\bI\s+(?:live|am\s+living|'m\s+living)\s+in\s+(?P<v>{PLACE})",
@@ -258,10 +288,23 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Lives in {v}",
         flags=0,
     ),
+    Pattern(  # "thai is hands down my favourite cuisine", "korean is my favourite food ever"
+        r"^(?P<v>[A-Za-z]+)\s+(?:food\s+)?is\s+(?:hands\s+down\s+|by\s+far\s+|definitely\s+|"
+        r"easily\s+)?my\s+fav(?:ou)?rite\s+(?:cuisine|food)\b",
+        "favourite:cuisine",
+        "Favourite cuisine is {v}",
+    ),
+    Pattern(  # "As a Portuguese citizen living in Rotterdam", "german national living in …"
+        r"(?:^(?:[Aa]s\s+)?(?:an?\s+)?|\bI['’]m\s+(?:an?\s+)?)(?:[\w-]+\s+){1,3}?living\s+in\s+"
+        rf"(?:the\s+)?(?P<v>{PLACE})",
+        "home",
+        "Lives in {v}",
+        flags=0,
+    ),
     Pattern(rf"{I_AM}\s+(?:originally\s+)?from\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0),
     Pattern(  # "moved over from Cork a couple of years back"
         rf"\b(?:I\s+)?moved\s+(?:over\s+|here\s+|down\s+|up\s+|across\s+)?from\s+(?P<v>{PLACE})"
-        r"(?![\w'’-])(?!\s+(?:over\s+)?to\b)",
+        r"(?![\w'’-])(?!(?:\s+[\w'’-]+){0,3}?\s+(?:over\s+)?to\b)",
         "origin",
         "Is from {v}",
         flags=0,
@@ -299,6 +342,13 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"\bI\s+(?:work|am\s+working|'m\s+working|’m\s+working|currently\s+work)\b(?:\s+as\s+"
         rf"[\w -]+?)?\s+(?:at|for)\s+(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
+        "employer",
+        "Works at {v}",
+        flags=0,
+    ),
+    Pattern(  # "I lead the payments team at Monzo"
+        r"\bI\s+(?:lead|run|manage|head(?:\s+up)?)\s+the\s+(?:[\w-]+\s+){1,3}?(?:team|squad|"
+        rf"department|division)\s+(?:at|for)\s+(?P<v>{ORG})",
         "employer",
         "Works at {v}",
         flags=0,
@@ -553,9 +603,12 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
     tense = tense_of(sentence)
     days = find_days(sentence, said_on, tense)
     span = _spans(sentence, days, tense, said_on)
+    statements = _statements(sentence) if days else []
     out: list[Extracted] = []
     for item in sorted(facts + events, key=lambda f: f.start):
         if item.kind == "fact":
+            own = _days_of_its_statement(sentence, item.start, days, statements)
+            fact_span = span if own is days else _spans(sentence, own, tense, said_on)
             out.append(
                 Extracted(
                     kind="fact",
@@ -563,8 +616,8 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
                     said_on=said_on,
                     slot=item.slot,
                     value=item.value,
-                    valid_from=span.valid_from,
-                    valid_until=span.valid_until,
+                    valid_from=fact_span.valid_from,
+                    valid_until=fact_span.valid_until,
                 )
             )
         elif item.kind == "end":
@@ -589,6 +642,44 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
                 )
             )
     return out
+
+
+def _statements(sentence: str) -> list[tuple[int, int]]:
+    """Where each clause of the sentence that makes a statement of its own begins and ends ("until
+    next Friday I'm living out of a suitcase, I have type 2 diabetes": two); a clause without a
+    subject ("Until 1 October, I'm on parental leave") belongs to the statement after it."""
+    found: list[tuple[int, int]] = []
+    at = 0
+    pending: int | None = None  # where a subjectless opening clause began
+    for clause in clauses(sentence):
+        start = sentence.find(clause, at)
+        if start < 0:
+            return []
+        at = start + len(clause)
+        if FIRST_PERSON.search(clause):
+            found.append((start if pending is None else pending, at))
+            pending = None
+        elif found:
+            found[-1] = (found[-1][0], at)
+        elif pending is None:
+            pending = start
+    if pending is not None and found:
+        found[-1] = (found[-1][0], at)
+    return found if len(found) > 1 else []
+
+
+def _days_of_its_statement(
+    sentence: str, start: int, days: list[DayPhrase], statements: list[tuple[int, int]]
+) -> list[DayPhrase]:
+    """The days said in the same statement as what starts at `start`: a span said of one thing
+    ("until next Friday I'm living out of a suitcase") is not said of another in the sentence,
+    unless the statement points back to it ("…, until then reach me at …")."""
+    for begin, end in statements:
+        if begin <= start < end:
+            if _UNTIL_THEN.search(sentence, begin, end):
+                return days
+            return [day for day in days if begin <= day.start < end]
+    return days
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from app.facts.vocabulary import NAME
 def family(sentence: str) -> Iterator[Found]:
     """A partner, a child or a pet named with the relation ("my wife Sofia", "my son is called
     Leo", "I have two kids, Tom and Ana", "I adopted a dog named Rex")."""
-    relations = r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?"
+    relations = r"wife|husband|hubby|wifey|partner|girlfriend|boyfriend|gf|bf|spouse|fianc[ée]e?"
     for match in re.finditer(
         rf"\b[Mm]y\s+(?P<r>{relations})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|,|\s+is)?"
         rf"\s+(?P<v>{NAME})",

@@ -80,7 +80,8 @@ _FIRST_NAME = r"[A-Z][a-zà-ÿ-]+"
 
 
 def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:
-    """A move or a new job said without "I": "moved back to detroit to be near family", "dont
+    """A move between two known places ("i moved from Leeds to Bristol"), and a move or a new
+    job said without "I": "moved back to detroit to be near family", "dont
     live in chicago anymore, moved back to detroit", "started at Northwind Traders last week".
     Only where no one else is the sentence's subject ("my parents retired, moved to florida",
     "my son is 5, started at Lincoln Elementary"), and a move only to a known place ("moved to
@@ -89,6 +90,12 @@ def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:
         place = match.group("v")
         if fold(place) in known_places() and not _someone_else_before(sentence, match):
             yield Found("fact", "home", place, f"Lives in {place}", match.start())
+    for match in _MOVED_FROM_TO.finditer(sentence):
+        left, moved_to = match.group("left"), match.group("v")
+        places = known_places()
+        if fold(left) in places and fold(moved_to) in places:
+            yield Found("fact", "home", moved_to, f"Lives in {moved_to}", match.start())
+            yield Found("end", "home", left, f"No longer lives in {left}", match.start())
     for match in _STARTED_AT.finditer(sentence):
         if not _someone_else_before(sentence, match):
             org = match.group("v")
@@ -109,6 +116,12 @@ _MOVED_TO = re.compile(
     r"(?:^|,\s*)(?:(?:and|so|but|then|just|recently|finally)\s+)*(?:moved|relocated)\s+"
     rf"(?:back\s+)?to\s+(?P<v>{PLACE})(?!\s+(?:team|office))"
 )
+_MOVED_FROM_TO = re.compile(
+    r"(?:\b(?:I|we)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:just\s+|recently\s+|finally\s+)?moved\s+"
+    rf"(?:over\s+)?from\s+(?P<left>{PLACE})\s+(?:over\s+)?to\s+(?P<v>{PLACE})"
+)
+"""A move between two known places ("i moved from Leeds to Bristol"): the first no longer home,
+the second home; a move between tools ("moved over from Jira to Linear") is neither."""
 _STARTED_AT = re.compile(
     rf"(?:^|[.,]\s*)(?:(?:just|recently)\s+)?started\s+(?:a\s+new\s+job\s+)?at\s+(?P<v>{ORG})"
 )

@@ -127,6 +127,16 @@ HEALTH = (
     r"immunocompromised|insulin[- ]dependent|neurodivergent"
 )
 """A condition said by its adjective ("I'm dyslexic", "coeliac here")."""
+CONDITIONS = (
+    r"(?:mild\s+|severe\s+|chronic\s+|bad\s+|type\s+[12]\s+)?(?:asthma|diabetes|adhd|add|"
+    r"autism|dyslexia|dyspraxia|epilepsy|migraines?|arthritis|(?:coeliac|celiac)\s+disease|"
+    r"crohn['’]?s(?:\s+disease)?|ibs|eczema|psoriasis|anxiety|depression|ptsd|ocd|hypertension|"
+    r"high\s+blood\s+pressure|pcos|endometriosis|lupus|multiple\s+sclerosis|ms|fibromyalgia|"
+    r"long\s+covid|tinnitus|sleep\s+apno?ea|insomnia|glaucoma|colou?r\s*blindness|hearing\s+loss|"
+    r"a\s+bad\s+back|bad\s+knees|a\s+heart\s+condition|gout|hypothyroidism|hyperthyroidism|"
+    r"anaemia|anemia|scoliosis|sciatica|narcolepsy|bipolar(?:\s+disorder)?)"
+)
+"""A lasting condition said by its noun ("I have asthma", "I've got type 2 diabetes")."""
 _NAMED = {
     "nationality": re.compile(rf"\b(?:{NATIONALITIES})\b", re.IGNORECASE),
     "language": re.compile(rf"\b(?:{LANGUAGES})\b", re.IGNORECASE),

@@ -308,10 +308,10 @@ def test_a_sentence_that_ends_by_asking_for_something_states_nothing_of_it() -> 
     [
         ("I've got dual citizenship, Irish and Dutch.", "nationality", ["Irish", "Dutch"]),
         ("Tamil is my first language, English my second.", "language", ["Tamil", "English"]),
-        (
+        (  # learning a language is not yet speaking it
             "im learning korean, been at it two years, but my native language is tagalog",
             "language",
-            ["korean", "tagalog"],
+            ["tagalog"],
         ),
     ],
 )
@@ -793,3 +793,70 @@ def test_as_of_a_day_with_the_present_tense_is_the_nearest_such_day() -> None:
         [Turn("as of March 1 I'm no longer at Contoso.", date(2026, 3, 4))]
     )
     assert [(i.kind, i.value, i.on) for i in found] == [("end", "Contoso", date(2026, 3, 1))]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("i have asthma and its pollen season, tips for exercising outside?", "health", "asthma"),
+        ("just got diagnosed with adhd lol", "health", "adhd"),
+        ("Name's Arjun Mehta. I need a formal letter to my landlord", "name", "Arjun Mehta"),
+        ("my mother tongue is Hungarian so sorry for grammar", "language", "Hungarian"),
+        ("i moved from Leeds to Bristol a few weeks ago", "home", "Bristol"),
+        ("I lead the payments team at Monzo, we need two more engineers", "employer", "Monzo"),
+        ("thai is hands down my favourite cuisine, suggest something", "favourite:cuisine", "thai"),
+        (
+            "As a Portuguese citizen living in Rotterdam, do I need to register?",
+            "home",
+            "Rotterdam",
+        ),
+        ("my hubby Dev snores like a freight train", "partner", "Dev"),
+    ],
+)
+def test_everyday_statements_of_who_one_is(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("i moved from Leeds to Bristol a few weeks ago", "home", "Leeds"),
+        ("no longer at Spotify as of Jan 31, how do i explain the gap", "employer", "Spotify"),
+        ("Marco and I broke up, help me write a message", "partner", "Marco"),
+        ("I stopped doing keto, it was making me miserable.", "diet", "keto"),
+        ("i used to love k-dramas but honestly im over them now", "likes", "k-dramas"),
+        ("not in the sales team anymore, moved to partnerships", "team", "sales"),
+        ("finally moved out of my parents place in Lagos, renting in Abuja now", "home", "Lagos"),
+        (
+            "we're not working with Halden Logistics anymore, the contract ended.",
+            "works_with",
+            "Halden Logistics",
+        ),
+    ],
+)
+def test_everyday_ends(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "end"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("my cousin just got diagnosed with asthma, what should she carry", "health"),
+        ("wish i could speak french, it sounds so pretty", "language"),
+        ("moved over from Jira to Linear last year", "home"),
+        ("I stopped doing keto, it was making me miserable.", "habit"),
+    ],
+)
+def test_no_fact_of_another_a_past_a_wish_or_a_tool(message: str, slot: str) -> None:
+    assert not [i for i in read(message) if i.slot == slot and i.kind == "fact"]
+
+
+def test_a_span_of_one_statement_is_not_another_statements() -> None:
+    (fact,) = [
+        i
+        for i in read("until next Friday I'm living out of a suitcase, I have type 2 diabetes.")
+        if i.kind == "fact"
+    ]
+    assert (fact.slot, fact.valid_until) == ("health", None)
+    (leave,) = read("Until 1 October, I'm on parental leave.")
+    assert (leave.slot, leave.valid_until) == ("status", date(2026, 10, 1))

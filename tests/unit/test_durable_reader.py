@@ -32,7 +32,11 @@ def facts(text: str, extractor: EmbeddedExtractor) -> list[Extracted]:
     ("text", "slot", "value"),
     [
         ("I've just relocated to Gdansk for good.", "home", "Gdansk"),
-        ("I have type 2 diabetes.", "health", "I have type 2 diabetes"),
+        (
+            "My knees are shot from years of football.",
+            "health",
+            "My knees are shot from years of football",
+        ),
         ("I call Oslo home these days", "home", "Oslo"),
     ],
 )
@@ -99,7 +103,7 @@ def test_clauses_give_a_second_fact_and_the_fact_before_a_question(
         ("Great, I've just relocated to Gdansk for good.", {"Gdansk"}),
         ("Nice to meet you, I'm Ana from Porto.", {"Ana"}),
         # the user is in it
-        ("My doctor says I have type 2 diabetes.", {"My doctor says I have type 2 diabetes"}),
+        ("My doctor says I have type 2 diabetes.", {"type 2 diabetes"}),
         # a band's name, not a hypothetical
         ("Imagine Dragons is my favourite band", {"Imagine Dragons is my favourite band"}),
         # the patterns read the home, the clause the origin
