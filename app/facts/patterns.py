@@ -459,7 +459,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"(?<!\bwhen\s)(?<!\bif\s)(?<!\bwhenever\s)"
         rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after|cover|handle|support|maintain)\s+"
-        rf"(?P<v>the\s+{PHRASE}|our\s+{PHRASE}|all\s+(?:the\s+|our\s+)?{PHRASE})"
+        rf"(?P<v>the\s+{PHRASE}|our\s+{PHRASE}|all\s+(?:the\s+|our\s+)?{PHRASE}|"
+        rf"a\s+team\s+of\s+{PHRASE})"
         rf"{END}",
         "responsibility",
         "Is responsible for {v}",
@@ -472,6 +473,14 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "responsibility",
         "Is responsible for {v}",
     ),
+    Pattern(  # "I'm Head of Customer Success at a small SaaS startup"
+        rf"{I_AM}\s+(?:the\s+)?(?P<v>(?:Head|Director|VP|Vice\s+President|Chief\s+\w+\s+Officer|"
+        r"General\s+Manager|Lead)\s+of\s+[A-Za-z&-]+(?:\s+[A-Za-z&-]+){0,2}?)"
+        r"(?=\s+(?:at|for|in|with)\b|\s*[,.;!?—–]|\s*$)",
+        "role",
+        "Works as {v}",
+        flags=0,
+    ),
     Pattern(  # "I'm the product owner for the checkout flow", "the on-call lead for X"
         rf"{I_AM}\s+(?:the|an?)\s+(?:[\w-]+\s+){{0,2}}(?:owner|lead|maintainer)\s+(?:for|of)\s+"
         r"(?![^,.;!?]*\b(?:team|squad|group|department)\b)"
@@ -481,8 +490,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(
         r"\b(?:I|[Ww]e)(?:\s+(?:mostly\s+|mainly\s+|also\s+)?(?:use|are\s+using|am\s+using|"
-        r"'re\s+using|rely\s+on)|(?:['’]ve|\s+have)\s+been\s+using)\s+"
-        r"(?P<v>[A-Z][\w.+#-]*(?:(?:\s*,\s*|\s+and\s+|\s+)[A-Z][\w.+#-]*)*)",
+        r"'re\s+using|rely\s+on)|(?:['’]ve|\s+have)\s+been\s+using)\s+(?:an?\s+|my\s+)?"
+        r"(?P<v>[A-Z][\w.+#-]*(?:(?:\s*,\s*|\s+and\s+|\s+)[A-Z0-9][\w.+#-]*)*)",
         "uses",
         "Uses {v}",
         flags=0,
@@ -517,6 +526,24 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         rf"(?P<v>{PHRASE}){_LIKE_END}",
         "dislikes",
         "Dislikes {v}",
+    ),
+    Pattern(  # "i go bouldering every tue and thu", "just started running 3x a week"
+        r"(?:\bI(?:['’]ve)?\s+(?:just\s+)?(?:started\s+|been\s+)?(?:go\s+|do\s+some\s+)?|"
+        r"(?:^|,\s*|\band\s+)(?:just\s+)?started\s+)(?P<v>(?!(?:going|getting|trying|thinking|"
+        r"looking|planning|working|feeling)\b)[a-z]+ing)\s+(?=(?:[a-z]+\s+)?(?:every\s+(?:day|"
+        r"morning|evening|night|week|weekend|mon|tue|wed|thu|fri|sat|sun)|\d+x\s+(?:a|per)\s+"
+        r"(?:week|day)|(?:once|twice|three\s+times|\w+\s+times)\s+(?:a|per)\s+(?:day|week)|daily\b))",
+        "habit",
+        "Goes {v}",
+        flags=0,
+    ),
+    Pattern(  # "i drink like 5 coffees a day"
+        r"\bI\s+(?:drink|have|eat|smoke)\s+(?:like\s+|about\s+|around\s+|at\s+least\s+)?"
+        r"(?P<v>(?:\d+|two|three|four|five|six|a\s+few|a\s+couple\s+of)\s+[a-z]+\s+(?:a|per|every)\s+"
+        r"(?:day|week|night))",
+        "habit",
+        "Has {v}",
+        flags=0,
     ),
     Pattern(
         rf"\bI\s+(?:usually|normally|typically|often|generally)\s+(?P<v>{PHRASE}){_LIKE_END}",

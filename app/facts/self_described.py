@@ -30,6 +30,12 @@ def said_first(sentence: str) -> Iterator[Found]:
     role = _ROLE_FIRST.match(first)
     if role:
         yield Found("fact", "role", role.group("v"), f"Works as {role.group('v')}", 0)
+        if role.group("org"):  # "backend dev at Shopify here"
+            org = role.group("org")
+            yield Found("fact", "employer", org, f"Works at {org}", role.start("org"))
+    aged = _NAMED_AND_AGED.match(sentence)
+    if aged:
+        yield Found("fact", "age", aged.group("v"), f"Is {aged.group('v')} years old", 0)
     diet = _DIET_FIRST.match(first)
     if diet:
         value = diet.group("v") or diet.group("w")
@@ -68,15 +74,20 @@ _ROLE = rf"(?:[\w-]+\s+){{0,2}}?(?:{ROLE_NOUNS})(?:\s+of\s+[\w-]+(?:\s+[\w-]+)?)
 """A role as chat says it: "paralegal", "backend dev", "head of procurement"."""
 
 
-_ROLE_FIRST = re.compile(
-    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?(?P<v>{_ROLE})"
-    r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*$",
-    re.IGNORECASE,
-)
-
-
 _FIRST_NAME = r"[A-Z][a-zà-ÿ-]+"
 """A name as a word of letters (no apostrophe: "It's" is none)."""
+
+
+_ROLE_FIRST = re.compile(
+    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?(?P<v>{_ROLE})"
+    rf"(?:\s+(?:at|for|with)\s+(?P<org>(?-i:{ORG}))(?:\s+here)?\s*$|"
+    r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*$)",
+    re.IGNORECASE,
+)
+_NAMED_AND_AGED = re.compile(
+    rf"^(?:(?:hi|hey|hello)\W+)?I['’]m\s+{_FIRST_NAME}\s*,\s*(?P<v>[1-9]\d)\s*(?:,|$|yo\b|y/o\b)"
+)
+"""An age said with one's name: "i'm Mei, 29, pharmacy tech on nights"."""
 
 
 def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:

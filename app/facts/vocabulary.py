@@ -88,7 +88,7 @@ ROLE_NOUNS = (
     "manager|engineer|developer|designer|accountant|lead|director|analyst|consultant|teacher|"
     "nurse|doctor|scientist|researcher|student|architect|officer|administrator|admin|owner|"
     "founder|ceo|cto|cfo|coo|vp|president|head|specialist|coordinator|assistant|writer|editor|"
-    "lawyer|attorney|recruiter|marketer|representative|technician|intern|programmer|tester|"
+    "lawyer|attorney|recruiter|marketer|representative|technician|tech|intern|programmer|tester|"
     "planner|chef|cook|pharmacist|professor|lecturer|trainer|coach|agent|clerk|supervisor|"
     "therapist|psychologist|counsel+or|photographer|artist|musician|pilot|driver|mechanic|"
     "electrician|plumber|carpenter|farmer|freelancer|contractor|journalist|economist|dentist|"

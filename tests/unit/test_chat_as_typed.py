@@ -860,3 +860,40 @@ def test_a_span_of_one_statement_is_not_another_statements() -> None:
     assert (fact.slot, fact.valid_until) == ("health", None)
     (leave,) = read("Until 1 October, I'm on parental leave.")
     assert (leave.slot, leave.valid_until) == ("status", date(2026, 10, 1))
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("backend dev at Shopify here, mostly ruby. how do i profile", "employer", "Shopify"),
+        (
+            "I'm Head of Customer Success at a small SaaS startup.",
+            "role",
+            "Head of Customer Success",
+        ),
+        ("i'm Mei, 29, pharmacy tech on nights, need a meal plan", "age", "29"),
+        (
+            "i manage a team of 4 designers, how do i run a design crit",
+            "responsibility",
+            "team of 4 designers",
+        ),
+        ("I use a MacBook Air M2 and Figma all day", "uses", "Figma"),
+        ("i drink like 5 coffees a day, how bad is that", "habit", "5 coffees a day"),
+        ("Im 34 and just started running 3x a week, is a 10k realistic", "habit", "running"),
+        ("i go bouldering every tue and thu and my forearms are DEAD", "habit", "bouldering"),
+    ],
+)
+def test_roles_habits_and_tools_said_in_passing(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "im going camping every summer",
+        "thinking about running every morning",
+        "I'm trying to walk 3x a week",
+    ],
+)
+def test_a_plan_or_a_try_is_no_habit(message: str) -> None:
+    assert not [i for i in read(message) if i.slot == "habit"]
