@@ -17,7 +17,8 @@ def ends(sentence: str) -> Iterator[Found]:
     for pattern, ended in _ENDS:
         for match in pattern.finditer(sentence):
             value = (match.group("v") or match.groupdict().get("v2") or "").strip()
-            if value and value.lower() not in _NO_VALUE:
+            said = value.split()[0].lower() if value else ""
+            if value and value.lower() not in _NO_VALUE and said not in PRONOUNS:
                 yield Found("end", ended, value, _ENDED_TEXT[ended].format(value), match.start())
     for match in _RESIGNING.finditer(sentence):
         yield Found("end", "employer", "", "No longer works at their employer", match.start())
@@ -76,8 +77,12 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "I stopped doing keto", "gave up being vegan"
         re.compile(
-            r"(?:\bI(?:['’]ve|\s+have)?\s+|^|,\s*)(?:stopped|quit|gave\s+up|dropped)\s+"
-            rf"(?:doing\s+|being\s+|eating\s+|going\s+)?(?:a\s+)?(?P<v>{DIETS})\b",
+            r"(?:\bI(?:['’]ve|\s+have)?\s+|^|,\s*)(?:stopped|quit|gave\s+up|given\s+up|dropped)\s+"
+            rf"(?:doing\s+|being\s+|eating\s+|going\s+)?(?:a\s+)?(?P<v>{DIETS})(?![\w-])"
+            r"(?!\s+(?:food|bread|meat|meals?|options?|snacks?|products?|cheese|recipes?|"
+            r"restaurants?|milk|pasta)\b)"
+            r"(?![^.!?]*\b(?:for\s+(?:a|one|two|three|\d+)\s+(?:day|week|month)s?|for\s+lent|"
+            r"back\s+on|for\s+now)\b)",
             re.IGNORECASE,
         ),
         "diet",
@@ -85,7 +90,8 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (  # "i used to love k-dramas but honestly im over them now"
         re.compile(
             r"\bI\s+used\s+to\s+(?:really\s+)?(?:love|like|enjoy|be\s+into)\s+"
-            rf"(?P<v>{PHRASE})(?=\s+but\b|\s*[,.;!—–]|\s*$)",
+            r"(?P<v>[^,.;!?]{1,40}?)(?=\s+(?:but|and|as\s+a\s+(?:kid|child|teen)|when|lol)\b|"
+            r"\s*[,.;!—–]|\s*$)(?![^.!?]*\b(?:still|even\s+more|now\s+I\s+(?:love|like))\b)",
             re.IGNORECASE,
         ),
         "likes",
@@ -93,31 +99,27 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (  # "not in the sales team anymore"
         re.compile(
             r"(?:\bI(?:['’]m|\s+am)\s+|^|,\s*)(?:not|no\s+longer)\s+(?:in|on|part\s+of)\s+the\s+"
+            r"(?!(?:same|wrong|whole|other|new|old|best|worst|first|last|main|winning|losing|"
+            r"home|away|mood|school|football|slack|a|b)\b)"
             r"(?P<v>[\w-]+(?:\s+[\w-]+){0,2}?)\s+team\b(?=[^.!?]*\bany\s?more\b|"
             r"[^.!?]*\bno\s+longer\b)",
             re.IGNORECASE,
         ),
         "team",
     ),
-    (  # "finally moved out of my parents place in Lagos"
-        re.compile(
-            r"(?:\b(?:I|we)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:just\s+|finally\s+)?moved\s+out\s+of\s+"
-            r"(?:my|our)\s+(?:parents['’]?\s+|mum['’]?s\s+|mom['’]?s\s+|old\s+)?(?:place|house|"
-            rf"flat|apartment|home)\s+in\s+(?P<v>{PLACE})"
-        ),
-        "home",
-    ),
     (  # "Marco and I broke up", "I split up with Marco"
         re.compile(
-            rf"(?<![\w'’-])(?P<v>{NAME})\s+and\s+I\s+(?:just\s+|finally\s+)?"
-            r"(?:broke\s+up|split(?:\s+up)?|separated|(?:got\s+)?divorced)\b"
+            rf"(?<![\w'’-])(?P<v>{NAME})\s+and\s+I\s+(?:just\s+|finally\s+|have\s+|['’]ve\s+)?"
+            r"(?:broke\s+up|split\s+up|separated|(?:got\s+)?divorced)"
+            r"(?=\s*(?:[,.;!?—–]|$)|\s+(?:last|in|after|recently|yesterday|this|a\s+\w+\s+ago|"
+            r"\d|for\s+good)\b)(?![^.!?]*\bback\s+together\b)"
         ),
         "partner",
     ),
     (
         re.compile(
-            r"\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up|split(?:\s+up)?)\s+(?:with|from)\s+"
-            rf"(?P<v>{NAME})"
+            r"\bI\s+(?:just\s+|finally\s+)?(?:broke\s+up|split\s+up)\s+with\s+"
+            rf"(?P<v>{NAME})(?![^.!?]*\bback\s+together\b)"
         ),
         "partner",
     ),
@@ -163,7 +165,7 @@ _NOT_ANY_MORE = re.compile(
     rf"(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)(?:don['’]?t|do\s+not|no\s+longer|not)\s+"
     rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in)\s+(?P<v>{PHRASE})\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+(?P<verb2>report\s+to)\s+(?P<v2>{NAME})"
-    rf"|(?:\bI(?:['’]m|\s+am)\s+|^|,\s*)no\s+longer\s+(?P<verb3>at|with)\s+(?P<v3>(?-i:{ORG}))",
+    rf"|(?:\bI(?:['’]m|\s+am)\s+|^)no\s+longer\s+(?P<verb3>at|with)\s+(?P<v3>(?-i:{ORG}))",
     re.IGNORECASE,
 )
 """Ends said with "anymore", whose value may be written in lower case and whose "I" may be
@@ -187,7 +189,9 @@ _ENDED_BY_VERB = {
 }
 
 
-_A_DIET = re.compile(rf"(?:(?:doing|being|eating|going)\s+)?(?:a\s+)?(?:{DIETS})", re.IGNORECASE)
+_A_DIET = re.compile(
+    rf"(?:(?:doing|being|eating|going|following)\s+)?(?:a\s+)?(?P<d>{DIETS})", re.IGNORECASE
+)
 
 
 _ENDED_TEXT = {
@@ -221,8 +225,10 @@ def no_longer(sentence: str) -> Iterator[Found]:
         value = _TRAILING_TIME.sub("", _AFTER_THE_THING.split(clean(said))[0])
         if not value or value.split()[0].lower() in PRONOUNS | _PREPOSITIONS | _NOT_HABITS:
             continue
-        if _A_DIET.fullmatch(value):
-            continue  # "I stopped doing keto": `ends` reads the diet's end
+        diet = _A_DIET.fullmatch(value)
+        if diet:  # "I don't do keto anymore", "I no longer eat halal": a diet ends, no habit
+            yield Found("end", "diet", diet.group("d"), f"Not {diet.group('d')}", match.start())
+            continue
         duty = verb in _DUTY_VERBS and said.split()[0].lower() in ("the", "our", "my")
         slot = "responsibility" if duty else "uses" if verb == "use" else "habit"
         yield Found("end", slot, value, f"No longer: {value}", match.start())

@@ -24,6 +24,7 @@ from app.facts.found import Found, Reader, clean, listed_items
 from app.facts.people import counted_and_named, family, named_in_passing
 from app.facts.self_described import (
     kind_of_person,
+    living_there_as,
     moved_or_started_without_a_subject,
     said_first,
     said_of_oneself,
@@ -37,6 +38,7 @@ from app.facts.utterances import (
 )
 from app.facts.vocabulary import (
     CONDITIONS,
+    CUISINES,
     DIETS,
     EMAIL,
     END,
@@ -128,7 +130,7 @@ daily", "we use both")."""
 
 
 def _favourite(sentence: str) -> Iterator[Found]:
-    pattern = rf"\bmy\s+fav(?:ou)?rite\s+(?P<c>[a-z]+(?:\s+[a-z]+)?)\s+is\s+(?P<v>{PHRASE}){END}"
+    pattern = rf"\bmy\s+fav(?:ou|o)?rite\s+(?P<c>[a-z]+(?:\s+[a-z]+)?)\s+is\s+(?P<v>{PHRASE}){END}"
     for match in re.finditer(pattern, sentence, re.IGNORECASE):
         category, value = match.group("c").lower(), clean(match.group("v"))
         if value:
@@ -223,6 +225,11 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         many=True,
     ),
     Pattern(rf"\bI\s+speak\s+(?P<v>{PHRASE}){END}", "language", "Speaks {v}", many=True),
+    Pattern(  # "my first language is English, my second is Spanish"
+        rf"\bmy\s+second(?:\s+language)?\s+is\s+(?P<v>{LANGUAGES})\b",
+        "language",
+        "Speaks {v}",
+    ),
     Pattern(  # "my mother tongue is Hungarian"
         r"\bmy\s+(?:mother\s+tongue|native\s+language|first\s+language|home\s+language)\s+is\s+"
         rf"(?P<v>{LANGUAGES})\b",
@@ -230,16 +237,21 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Speaks {v}",
     ),
     Pattern(  # "I have asthma", "i've got type 2 diabetes", "diagnosed with adhd last year"
-        r"(?:\bI(?:['’]ve|\s+have)?\s+(?:have|got)|\bI\s+have\s+got|\bI['’]ve\s+got|"
-        r"\bI\s+(?:was|got|have\s+been|['’]ve\s+been)\s+(?:just\s+|recently\s+)?diagnosed\s+with|"
+        r"(?<!\bthink\s)(?<!\bthinks\s)(?<!\bif\s)(?<!\bwhether\s)(?<!\bdoubt\s)(?<!\blike\s)"
+        r"(?<!\bwonder\s)(?<!\bsure\s)(?:\bI(?:['’]ve|\s+have)?\s+(?:have|got)|\bI\s+have\s+got|\bI['’]ve\s+got|"
+        r"\bI(?:\s+was|\s+got|\s+have\s+been|['’]ve\s+been)\s+(?:just\s+|recently\s+)?diagnosed\s+with|"
         r"^(?:(?:just|recently)\s+)?(?:got\s+)?diagnosed\s+with|"
         r"\bI\s+(?:suffer\s+from|live\s+with))\s+"
-        rf"(?P<v>{CONDITIONS})(?![\w-])(?!\s+(?:about|over|before|for|when|because|bc)\b)",
+        rf"(?P<v>{CONDITIONS})(?![\w-])(?!\s+(?:about|over|before|for|when|because|bc|from|today|"
+        r"tonight|right\s+now|atm|rn|this\s+(?:week|morning|evening)|again|meds?|medication|"
+        r"cream|inhaler|pills?|symptoms?|training|awareness|friendly|assessment|test|appointment|"
+        r"flare)\b)",
         "health",
         "Has {v}",
     ),
     Pattern(  # "Name's Arjun Mehta."
-        rf"^(?:(?:hi|hey|hello)\W+)?(?:[Tt]he\s+)?[Nn]ame['’]s\s+(?P<v>{NAME})",
+        rf"^(?:(?:hi|hey|hello)\W+)?(?:[Tt]he\s+)?[Nn]ame['’]s\s+(?!(?:Not|None|Unknown|Irrelevant)\b)"
+        rf"(?P<v>{NAME})",
         "name",
         "Name is {v}",
         flags=0,
@@ -289,18 +301,13 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(  # "thai is hands down my favourite cuisine", "korean is my favourite food ever"
-        r"^(?P<v>[A-Za-z]+)\s+(?:food\s+)?is\s+(?:hands\s+down\s+|by\s+far\s+|definitely\s+|"
-        r"easily\s+)?my\s+fav(?:ou)?rite\s+(?:cuisine|food)\b",
+        rf"^(?P<v>{CUISINES})\s+(?:food\s+)?is\s+(?:hands\s+down\s+|by\s+far\s+|definitely\s+|"
+        r"easily\s+)?my\s+fav(?:ou|o)?rite\s+(?:cuisine|food)(?:\s+ever|\s+by\s+far)?"
+        r"(?=\s*[,.;!?—–]|\s*$)",
         "favourite:cuisine",
         "Favourite cuisine is {v}",
     ),
-    Pattern(  # "As a Portuguese citizen living in Rotterdam", "german national living in …"
-        r"(?:^(?:[Aa]s\s+)?(?:an?\s+)?|\bI['’]m\s+(?:an?\s+)?)(?:[\w-]+\s+){1,3}?living\s+in\s+"
-        rf"(?:the\s+)?(?P<v>{PLACE})",
-        "home",
-        "Lives in {v}",
-        flags=0,
-    ),
+    living_there_as,
     Pattern(rf"{I_AM}\s+(?:originally\s+)?from\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0),
     Pattern(  # "moved over from Cork a couple of years back"
         rf"\b(?:I\s+)?moved\s+(?:over\s+|here\s+|down\s+|up\s+|across\s+)?from\s+(?P<v>{PLACE})"
@@ -648,6 +655,8 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
                 )
             )
         elif item.kind == "end":
+            own = _days_of_its_statement(sentence, item.start, days, statements)
+            end_span = span if own is days else _spans(sentence, own, tense, said_on)
             out.append(
                 Extracted(
                     kind="end",
@@ -655,7 +664,7 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
                     said_on=said_on,
                     slot=item.slot,
                     value=item.value or None,
-                    on=span.on or span.valid_from or said_on,
+                    on=end_span.on or end_span.valid_from or said_on,
                 )
             )
         else:
@@ -677,22 +686,23 @@ def _statements(sentence: str) -> list[tuple[int, int]]:
     subject ("Until 1 October, I'm on parental leave") belongs to the statement after it."""
     found: list[tuple[int, int]] = []
     at = 0
-    pending: int | None = None  # where a subjectless opening clause began
     for clause in clauses(sentence):
         start = sentence.find(clause, at)
         if start < 0:
             return []
         at = start + len(clause)
-        if FIRST_PERSON.search(clause):
-            found.append((start if pending is None else pending, at))
-            pending = None
-        elif found:
-            found[-1] = (found[-1][0], at)
-        elif pending is None:
-            pending = start
-    if pending is not None and found:
-        found[-1] = (found[-1][0], at)
+        joined = _JOINED.match(sentence, at - len(clause))
+        if found and (joined or not FIRST_PERSON.search(clause)):
+            found[-1] = (found[-1][0], at)  # "…, and my manager is Sarah": one statement
+        elif not FIRST_PERSON.search(clause):
+            return []  # an opening clause without a subject ("From 1 April, …") is said of all
+        else:
+            found.append((start, at))
     return found if len(found) > 1 else []
+
+
+_VALUE_START = re.compile(r"(?:[,;]\s*|\s+|(?:and|&)\s+)*", re.IGNORECASE)
+_JOINED = re.compile(r"(?:and|&)\s", re.IGNORECASE)
 
 
 def _days_of_its_statement(
@@ -701,6 +711,7 @@ def _days_of_its_statement(
     """The days said in the same statement as what starts at `start`: a span said of one thing
     ("until next Friday I'm living out of a suitcase") is not said of another in the sentence,
     unless the statement points back to it ("…, until then reach me at …")."""
+    start = _VALUE_START.match(sentence, start).end()  # past a ", " or "and " a reader began with
     for begin, end in statements:
         if begin <= start < end:
             if _UNTIL_THEN.search(sentence, begin, end):

@@ -8,7 +8,12 @@ import re
 from collections.abc import Iterator
 
 from app.facts.found import Found, listed_items
-from app.facts.vocabulary import NAME
+from app.facts.vocabulary import DIETS, NAME, NATIONALITIES
+
+_NO_PARTNERS_NAME = re.compile(
+    rf"(?i:{NATIONALITIES}|{DIETS}|is|was|has|so|very|really|always|never)(?:\s+\S+)*"
+)
+"""What follows "my wife is" that says of her, not who she is."""
 
 
 def family(sentence: str) -> Iterator[Found]:
@@ -21,6 +26,8 @@ def family(sentence: str) -> Iterator[Found]:
         sentence,
     ):
         relation = match.group("r").lower()
+        if _NO_PARTNERS_NAME.fullmatch(match.group("v")):
+            continue  # "my gf is Italian", "my wife is Vegan", "my bf Is annoying"
         yield Found(
             "fact",
             "partner",

@@ -11,7 +11,17 @@ from collections.abc import Iterator
 from app.facts.clauses import clauses
 from app.facts.found import Found
 from app.facts.people import NOT_NAMES
-from app.facts.vocabulary import CODE, DIETS, HEALTH, NAME, ORG, PLACE, ROLE_NOUNS, listed_values
+from app.facts.vocabulary import (
+    CODE,
+    DIETS,
+    HEALTH,
+    NAME,
+    NATIONALITIES,
+    ORG,
+    PLACE,
+    ROLE_NOUNS,
+    listed_values,
+)
 from app.text.places import known_places
 from app.text.words import fold
 
@@ -104,6 +114,8 @@ def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:
     for match in _MOVED_FROM_TO.finditer(sentence):
         left, moved_to = match.group("left"), match.group("v")
         places = known_places()
+        if _someone_else_before(sentence, match) or _MOVED_ON.search(sentence, match.end()):
+            continue
         if fold(left) in places and fold(moved_to) in places:
             yield Found("fact", "home", moved_to, f"Lives in {moved_to}", match.start())
             yield Found("end", "home", left, f"No longer lives in {left}", match.start())
@@ -133,8 +145,45 @@ _MOVED_FROM_TO = re.compile(
 )
 """A move between two known places ("i moved from Leeds to Bristol"): the first no longer home,
 the second home; a move between tools ("moved over from Jira to Linear") is neither."""
+_MOVED_ON = re.compile(
+    r"\b(?:then|back|again|and\s+(?:then\s+)?(?:to|from)|live\s+in|living\s+in|when\s+I\s+was|"
+    r"as\s+a\s+(?:kid|child|teen))\b",
+    re.IGNORECASE,
+)
+"""A move that is not the last: "…and then to Berlin", "…when I was 5 and now live in Glasgow"."""
 _STARTED_AT = re.compile(
     rf"(?:^|[.,]\s*)(?:(?:just|recently)\s+)?started\s+(?:a\s+new\s+job\s+)?at\s+(?P<v>{ORG})"
+)
+
+
+def living_there_as(sentence: str) -> Iterator[Found]:
+    """Where one lives, said with who one is: "As a Portuguese citizen living in Rotterdam, …",
+    "german national living in the netherlands", "I'm an American living in the UK" (and the
+    nationality it names); not "I'm not living in London anymore", "a friend living in London
+    told me", "as a tourist living in Rome this month"."""
+    for match in _LIVING_THERE_AS.finditer(sentence):
+        described = match.group("who")
+        if _NOT_ONESELF.search(described) or _FOR_A_SPELL.match(sentence, match.end()):
+            continue
+        place = match.group("v")
+        yield Found("fact", "home", place, f"Lives in {place}", match.start("v"))
+        nationality = re.search(NATIONALITIES, described)
+        if nationality:
+            value = nationality.group()
+            yield Found("fact", "nationality", value, f"Is {value}", match.start())
+
+
+_LIVING_THERE_AS = re.compile(
+    r"(?:^(?:[Aa]s\s+)?(?:an?\s+)?|\bI['’]m\s+an?\s+)(?P<who>(?:[\w-]+\s+){1,3}?)living\s+in\s+"
+    rf"(?:the\s+)?(?P<v>{PLACE})"
+)
+_NOT_ONESELF = re.compile(
+    r"\b(?:not|no|never|longer|friend|colleague|guy|woman|man|someone|person|tourist|visitor|"
+    r"student\s+exchange|my|his|her|their)\b",
+    re.IGNORECASE,
+)
+_FOR_A_SPELL = re.compile(
+    r"\s+(?:this|for\s+(?:a|the|now)|until|till|temporarily|right\s+now)\b", re.IGNORECASE
 )
 
 

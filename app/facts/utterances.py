@@ -68,7 +68,8 @@ _IMPERATIVE = re.compile(
 
 _MOMENTARY = re.compile(
     r"\bI(?:'d|’d|\s+would)\s+(?:like|love)\b|\bI\s+(?:need|want|wanna)\b|"
-    r"(?:\bI\s+|^)wish\b|"
+    r"^(?:(?:so|and|but|honestly|tbh)\s+)?(?:I\s+)?wish\b(?!\s+to\s+(?:add|inform|mention|say|note|"
+    r"tell|let))|"
     r"^(?:(?:so|ok|and|but|just|really|also)\s+)?(?:need|want|wanna|looking\s+for|"
     r"thinking\s+(?:about|of)|planning\s+(?:to|on)|considering|hoping\s+to|about\s+to)\b"
     r"(?!\s+(?:you\s+)?to\s+(?:know|remember|mention|say|tell|add|note)\b)"

@@ -64,7 +64,7 @@ writer for hire" and "I work for tips" name no employer."""
 
 
 ORG = (
-    rf"(?:{TITLE}[A-Z][\w&'’-]*(?:\s+(?:&\s+|of\s+|and\s+)?[A-Z][\w&'’-]*){{0,4}}"
+    rf"(?:{TITLE}[A-Z][\w&'’-]*(?:\s+(?:&\s+|of\s+|and\s+(?!I\b))?(?!I\b)[A-Z][\w&'’-]*){{0,4}}"
     r"|the\s+[a-z]+(?:\s+[a-z]+){0,3}\s+(?:hospital|university|bank|school|ministry|council|"
     r"company|agency|firm|startup|store|shop|library|museum|clinic|office))"
 )
@@ -128,15 +128,25 @@ HEALTH = (
 )
 """A condition said by its adjective ("I'm dyslexic", "coeliac here")."""
 CONDITIONS = (
-    r"(?:mild\s+|severe\s+|chronic\s+|bad\s+|type\s+[12]\s+)?(?:asthma|diabetes|adhd|add|"
+    r"(?:mild\s+|severe\s+|chronic\s+|bad\s+|type\s+[12]\s+)?(?:asthma|diabetes|adhd|"
     r"autism|dyslexia|dyspraxia|epilepsy|migraines?|arthritis|(?:coeliac|celiac)\s+disease|"
     r"crohn['’]?s(?:\s+disease)?|ibs|eczema|psoriasis|anxiety|depression|ptsd|ocd|hypertension|"
-    r"high\s+blood\s+pressure|pcos|endometriosis|lupus|multiple\s+sclerosis|ms|fibromyalgia|"
+    r"high\s+blood\s+pressure|pcos|endometriosis|lupus|multiple\s+sclerosis|fibromyalgia|"
     r"long\s+covid|tinnitus|sleep\s+apno?ea|insomnia|glaucoma|colou?r\s*blindness|hearing\s+loss|"
     r"a\s+bad\s+back|bad\s+knees|a\s+heart\s+condition|gout|hypothyroidism|hyperthyroidism|"
-    r"anaemia|anemia|scoliosis|sciatica|narcolepsy|bipolar(?:\s+disorder)?)"
+    r"anaemia|anemia|scoliosis|sciatica|narcolepsy|bipolar(?:\s+disorder)?|"
+    r"(?-i:MS|ADD)(?=\s*(?:[,.;!?]|$)|\s+(?:and|so|but|since|too|lol|btw)\b))"
 )
-"""A lasting condition said by its noun ("I have asthma", "I've got type 2 diabetes")."""
+"""A lasting condition said by its noun ("I have asthma", "I've got type 2 diabetes"); "MS"
+and "ADD" only in capitals and said whole ("I have MS Teams open", "add-ons" are none)."""
+CUISINES = (
+    r"thai|korean|japanese|chinese|indian|mexican|italian|french|greek|turkish|lebanese|"
+    r"vietnamese|spanish|ethiopian|moroccan|persian|peruvian|brazilian|caribbean|jamaican|"
+    r"filipino|indonesian|malaysian|sri\s+lankan|nepalese|pakistani|american|cajun|creole|"
+    r"mediterranean|middle\s+eastern|tex-mex|sichuan|szechuan|cantonese|german|polish|russian|"
+    r"georgian|korean\s+bbq|nigerian|ghanaian|portuguese|british|irish"
+)
+"""Cuisines, as a favourite is said of them ("thai is hands down my favourite cuisine")."""
 _NAMED = {
     "nationality": re.compile(rf"\b(?:{NATIONALITIES})\b", re.IGNORECASE),
     "language": re.compile(rf"\b(?:{LANGUAGES})\b", re.IGNORECASE),

@@ -826,7 +826,6 @@ def test_everyday_statements_of_who_one_is(message: str, slot: str, value: str) 
         ("I stopped doing keto, it was making me miserable.", "diet", "keto"),
         ("i used to love k-dramas but honestly im over them now", "likes", "k-dramas"),
         ("not in the sales team anymore, moved to partnerships", "team", "sales"),
-        ("finally moved out of my parents place in Lagos, renting in Abuja now", "home", "Lagos"),
         (
             "we're not working with Halden Logistics anymore, the contract ended.",
             "works_with",

@@ -88,3 +88,76 @@ def test_a_stack_said_with_a_full_stop_is_one_tool() -> None:
 )
 def test_a_denial_and_a_question_without_its_mark_give_no_fact(message: str) -> None:
     assert not [s for s, _ in said(message) if s in ("pet", "uses")]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("Tom and I split a $120 bill, how much do I owe?", "partner", "Tom"),
+        ("Tom and I broke up last year but we're back together now", "partner", "Tom"),
+        ("I used to love sushi as a kid, still my favourite", "likes", "sushi"),
+        ("I'm not on the same team anymore", "team", "same"),
+        ("I stopped eating gluten-free bread because it's expensive", "diet", "gluten-free"),
+        ("I stopped keto for a week but I'm back on it now", "diet", "keto"),
+    ],
+)
+def test_no_end_where_nothing_ended(message: str, slot: str, value: str) -> None:
+    ended = {(i.slot, i.value) for i in read(message) if i.kind == "end"}
+    assert (slot, value) not in ended
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("I have MS Teams on my laptop", "health", "MS"),
+        ("I have add ons for chrome", "health", "add"),
+        ("I have insomnia tonight, ugh", "health", "insomnia"),
+        ("my mum thinks I have ocd", "health", "ocd"),
+        ("I have asthma inhaler in my bag", "health", "asthma"),
+        ("my parents retired, moved from Leeds to York", "home", "York"),
+        ("I moved from London to Manchester and then to Berlin", "home", "Manchester"),
+        ("I'm not living in London anymore", "home", "London"),
+        ("A friend living in London told me about it", "home", "London"),
+        ("Chocolate is my favourite food group lol", "favourite:cuisine", "Chocolate"),
+        ("my gf is Italian", "partner", "Italian"),
+        ("Name's Not Important", "name", "Not Important"),
+        ("I manage the support team for Acme Corp and I love it", "employer", "Acme Corp and I"),
+    ],
+)
+def test_no_fact_from_a_tool_a_moment_a_hedge_or_someone_else(
+    message: str, slot: str, value: str
+) -> None:
+    assert (slot, value) not in said(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value", "kind"),
+    [
+        ("I have MS, diagnosed in 2019", "health", "MS", "fact"),
+        ("I've been diagnosed with adhd", "health", "adhd", "fact"),
+        ("Thai is my favorite cuisine", "favourite:cuisine", "Thai", "fact"),
+        ("I'm an American living in the UK", "nationality", "American", "fact"),
+        ("I'm an American living in the UK", "home", "UK", "fact"),
+        ("my first language is English, my second is Spanish", "language", "Spanish", "fact"),
+        ("I don't do keto anymore", "diet", "keto", "end"),
+        ("I've given up being vegan", "diet", "vegan", "end"),
+        ("I wish to add that I'm allergic to peanuts", "allergy", "peanuts", "fact"),
+    ],
+)
+def test_what_the_review_found_lost_is_kept(message: str, slot: str, value: str, kind: str) -> None:
+    assert (kind, slot, value) in {(i.kind, i.slot, i.value) for i in read(message)}
+
+
+def test_a_day_said_before_every_statement_is_said_of_each() -> None:
+    found = read("From 1 April, I work at Acme and my manager is Sarah")
+    assert {(i.slot, i.valid_from) for i in found} == {
+        ("employer", date(2026, 4, 1)),
+        ("manager", date(2026, 4, 1)),
+    }
+
+
+def test_an_end_takes_the_day_of_its_own_statement() -> None:
+    (ended,) = [
+        i for i in read("Marco and I broke up, I start at Acme on Monday") if i.kind == "end"
+    ]
+    assert ended.on == date(2026, 3, 4)
