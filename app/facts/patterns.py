@@ -711,7 +711,8 @@ def _days_of_its_statement(
     """The days said in the same statement as what starts at `start`: a span said of one thing
     ("until next Friday I'm living out of a suitcase") is not said of another in the sentence,
     unless the statement points back to it ("…, until then reach me at …")."""
-    start = _VALUE_START.match(sentence, start).end()  # past a ", " or "and " a reader began with
+    lead = _VALUE_START.match(sentence, start)  # past a ", " or "and " a reader began with
+    start = lead.end() if lead else start
     for begin, end in statements:
         if begin <= start < end:
             if _UNTIL_THEN.search(sentence, begin, end):
