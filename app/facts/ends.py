@@ -35,11 +35,11 @@ def ends(sentence: str) -> Iterator[Found]:
 _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
-            r"\bI\s+(?:have\s+)?(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|"
+            r"\bI(?:\s+have|['’]ve)?\s+(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|"
             r"’m\s+leaving|will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|"
             r"no\s+longer\s+work\s+"
             r"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for))\s*"
-            rf"(?P<v>{ORG})"
+            rf"(?:the\s+)?(?P<v>{ORG})"
         ),
         "employer",
     ),
@@ -70,10 +70,20 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "moved out of london in march", "we moved away from Leeds"
         re.compile(
-            r"(?:\b(?:I|we)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:just\s+|finally\s+)?moved\s+"
+            r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:just\s+|finally\s+)?moved\s+"
             rf"(?:out\s+of|away\s+from)\s+(?P<v>{PLACE})"
         ),
         "home",
+    ),
+    (  # "we don't have the chickens anymore"
+        re.compile(
+            r"\b(?:I|we)\s+(?:don['’]?t|do\s+not|no\s+longer)\s+have\s+(?:the|our|my|a)\s+"
+            r"(?P<v>(?:dog|cat|chickens?|hens?|rabbits?|bunny|hamsters?|parrot|horse|goats?|"
+            r"tortoise|fish|guinea\s+pigs?|budgie|pony|ferret|snake|lizard)s?)\b"
+            r"(?=[^.!?]*\bany\s?more\b|\s+now\b)",
+            re.IGNORECASE,
+        ),
+        "pet",
     ),
     (  # "I stopped doing keto", "gave up being vegan"
         re.compile(
@@ -109,7 +119,8 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "Marco and I broke up", "I split up with Marco"
         re.compile(
-            rf"(?<![\w'’-])(?P<v>{NAME})\s+and\s+I\s+(?:just\s+|finally\s+|have\s+|['’]ve\s+)?"
+            rf"(?:(?<![\w'’-])(?P<v>{NAME})\s+and\s+I|\b[Mm]e\s+and\s+(?P<v2>{NAME}))\s+"
+            r"(?:just\s+|finally\s+|have\s+|['’]ve\s+)?"
             r"(?:broke\s+up|split\s+up|separated|(?:got\s+)?divorced)"
             r"(?=\s*(?:[,.;!?—–]|$)|\s+(?:last|in|after|recently|yesterday|this|a\s+\w+\s+ago|"
             r"\d|for\s+good)\b)(?![^.!?]*\bback\s+together\b)"
@@ -217,6 +228,10 @@ def no_longer(sentence: str) -> Iterator[Found]:
     drinking for a month")."""
     if _FOR_A_WHILE.search(sentence):
         return
+    for match in _NO_LONGER_ALONE.finditer(sentence):  # "i dont drive anymore"
+        verb = (match.group("verb") or match.group("verb2")).lower()
+        yield Found("end", "habit", verb, f"No longer: {verb}", match.start())
+        yield Found("fact", "habit", verb, f"No longer {_ALONE[verb]}", match.start())
     for match in _NO_LONGER.finditer(sentence):
         verb = (match.group("verb") or match.group("verb2") or "").lower()
         if verb in ("work", "live", "report"):
@@ -255,6 +270,28 @@ _NO_LONGER = re.compile(
 )
 
 
+_ALONE = {
+    "drive": "drives",
+    "smoke": "smokes",
+    "drink": "drinks",
+    "vape": "vapes",
+    "run": "runs",
+    "cycle": "cycles",
+    "swim": "swims",
+    "cook": "cooks",
+    "gamble": "gambles",
+}
+_NO_LONGER_ALONE = re.compile(
+    rf"\bI(?:['’]ve|\s+have)?\s+(?:no\s+longer|don['’]?t|do\s+not)\s+{_HEDGE}(?P<verb>"
+    + "|".join(_ALONE)
+    + r")\s+any\s?more\b|\bI\s+no\s+longer\s+(?P<verb2>"
+    + "|".join(_ALONE)
+    + r")(?=\s*[,.;!?]|\s*$)",
+    re.IGNORECASE,
+)
+"""A habit given up said by its verb alone: "i dont drive anymore", "I don't drink anymore"."""
+
+
 _AFTER_THE_THING = re.compile(
     r"\s+(?:and|but|so|because|when|after|before|since|for\s+good|in\s+(?:\d{4}|[A-Z]\w+))\b"
 )
@@ -267,7 +304,8 @@ _PREPOSITIONS = frozenset({"to", "with", "at", "for", "in", "on", "from", "about
 
 _TRAILING_TIME = re.compile(
     r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|btw|fwiw|tbh|lol|haha|though|either|"
-    r"(?:last|this)\s+(?:year|month|week)|yesterday|today|in\s+\d{4}|since\s+\w+))+$",
+    r"(?:last|this)\s+(?:year|month|week)|yesterday|today|in\s+\d{4}|since\s+\w+|"
+    r"on\s+new\s+years?['’]?\s+(?:day|eve)|on\s+\w+day|(?:back\s+)?in\s+[A-Za-z]+))+$",
     re.IGNORECASE,
 )
 
@@ -305,6 +343,7 @@ _DUTY_VERBS = frozenset({"run", "manage", "lead", "own", "handle", "organise", "
 
 _NOT_HABITS = frozenset(
     {"trying", "hoping", "waiting", "caring", "worrying", "pretending", "asking", "expecting"}
+    | {"working", "living", "reporting"}  # a job, a home, a manager: `ends` reads those
 )
 """What one gives up that is no habit: "I've given up trying to fix it"."""
 

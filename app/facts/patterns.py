@@ -37,6 +37,7 @@ from app.facts.utterances import (
     keeps_open,
 )
 from app.facts.vocabulary import (
+    AIDS_AND_DEVICES,
     CONDITIONS,
     CUISINES,
     DIETS,
@@ -176,7 +177,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        rf"{I_AM}\s+(?P<v>(?i:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)(?![\w-])"
+        rf"(?:{I_AM}|\b[Ww]e(?:['’]re|\s+are)(?:\s+both)?)\s+"
+        rf"(?P<v>(?i:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)(?![\w-])"
         r"(?!\s+(?!(?:and|but|so|though|too|by)\b)[a-z])",
         "nationality",
         "Is {v}",
@@ -199,6 +201,26 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         rf"(?:an?\s+|the\s+)?(?P<v>[a-z][\w -]*?(?:{ROLE_NOUNS}))\b",
         "role",
         "Works as {v}",
+    ),
+    Pattern(  # "I'm his full time carer now", "I'm head chef there", "sparky by trade"
+        rf"{I_AM}\s+(?:now\s+)?(?:(?:his|her|their|my\s+\w+['’]s)\s+)?(?P<v>(?:full[- ]time\s+|"
+        rf"part[- ]time\s+)?(?:carer|caregiver|nurse)|(?:head|senior|junior|chief|lead|sous|deputy|"
+        rf"assistant)\s+(?:{ROLE_NOUNS}))\b(?!['’])",
+        "role",
+        "Works as {v}",
+        flags=0,
+    ),
+    Pattern(
+        r"\b(?P<v>(?!(?:a|an|the|my)\b)[a-z]+(?:\s+[a-z]+)?)\s+by\s+(?:trade|profession)\b",
+        "role",
+        "Works as {v}",
+    ),
+    Pattern(  # "I work for Bupa as an activities coordinator"
+        rf"\bI\s+work\s+(?:for|at)\s+{ORG}\s+as\s+(?:an?\s+)?(?P<v>(?:[a-z][\w-]*\s+){{0,3}}"
+        rf"(?:{ROLE_NOUNS}))\b",
+        "role",
+        "Works as {v}",
+        flags=0,
     ),
     Pattern(
         rf"{I_AM}\s+(?:now\s+)?(?:an?|the)\s+(?P<v>(?:[a-z][\w-]*\s+){{0,3}}(?:{ROLE_NOUNS}))\b",
@@ -258,7 +280,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     # Where they live and work.
     Pattern(
-        rf"\bI\s+(?:live|am\s+living|'m\s+living)\s+in\s+(?P<v>{PLACE})",
+        r"(?:\bI|\band)\s+(?:still\s+|now\s+|currently\s+)?(?:live|am\s+living|'m\s+living)"
+        r"(?:\s+alone|\s+on\s+my\s+own|\s+by\s+myself|\s+together|\s+now)?"
+        rf"\s+in\s+(?P<v>{PLACE})",
         "home",
         "Lives in {v}",
         flags=0,
@@ -302,7 +326,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(  # "thai is hands down my favourite cuisine", "korean is my favourite food ever"
         rf"^(?P<v>{CUISINES})\s+(?:food\s+)?is\s+(?:hands\s+down\s+|by\s+far\s+|definitely\s+|"
-        r"easily\s+)?my\s+fav(?:ou|o)?rite\s+(?:cuisine|food)(?:\s+ever|\s+by\s+far)?"
+        r"easily\s+)?my\s+(?:absolute\s+|all[- ]time\s+)?fav(?:ou|o)?rite(?:\s+(?:cuisine|food))?"
+        r"(?:\s+ever|\s+by\s+far)?"
         r"(?=\s*[,.;!?—–]|\s*$)",
         "favourite:cuisine",
         "Favourite cuisine is {v}",
@@ -317,6 +342,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(rf"\bI\s+grew\s+up\s+in\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0),
+    Pattern(
+        rf"\bI\s+(?:originally\s+)?come\s+from\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0
+    ),
     Pattern(
         rf"\b(?:I(?:'m|’m|\s+am|\s+work|\s+will\s+be)|I'll\s+be)\s+(?:working\s+)?(?:in|at|from)\s+"
         rf"the\s+(?P<v>{PLACE})\s+office\b",
@@ -348,7 +376,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(
         rf"\bI\s+(?:work|am\s+working|'m\s+working|’m\s+working|currently\s+work)\b(?:\s+as\s+"
-        rf"[\w -]+?)?\s+(?:at|for)\s+(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
+        rf"[\w -]+?)?(?:\s+(?:saturdays|sundays|weekends|nights|evenings|part[- ]time|full[- ]time|"
+        rf"shifts))?\s+(?:at|for)\s+(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
         "employer",
         "Works at {v}",
         flags=0,
@@ -458,7 +487,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        rf"{I_AM}\s+(?:responsible\s+for|in\s+charge\s+of|accountable\s+for)\s+"
+        rf"{I_AM}\s+(?:also\s+|now\s+|solely\s+|fully\s+)?(?:responsible\s+for|in\s+charge\s+of|"
+        r"accountable\s+for)\s+"
         rf"(?P<v>{PHRASE}){END}",
         "responsibility",
         "Is responsible for {v}",
@@ -503,6 +533,13 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Uses {v}",
         flags=0,
         many=True,
+    ),
+    Pattern(  # "bigger on my iPad", "I use a wheelchair most days", "I wear hearing aids"
+        rf"\b(?:my|I\s+(?:use|wear|have|rely\s+on|carry)\s+(?:an?\s+|my\s+)?)"
+        rf"(?P<v>(?i:{AIDS_AND_DEVICES}))(?![\w-])",
+        "uses",
+        "Uses {v}",
+        flags=0,
     ),
     Pattern(  # "we use jira and confluence for everything", "i use vim + tmux": typed in lower case
         r"\b(?:I|[Ww]e)(?:\s+(?:mostly\s+|mainly\s+|also\s+|only\s+)?(?:use|rely\s+on)|"

@@ -11,7 +11,13 @@ NATIONALITIES = (
     "Dutch|German|French|British|English|American|Canadian|Irish|Scottish|Welsh|Spanish|"
     "Italian|Portuguese|Swedish|Danish|Norwegian|Finnish|Polish|Czech|Austrian|Swiss|Belgian|"
     "Greek|Turkish|Indian|Chinese|Japanese|Korean|Brazilian|Mexican|Australian|Russian|"
-    "Ukrainian|Romanian|Hungarian|Nigerian|Kenyan|Egyptian|Moroccan|Filipino|Vietnamese|Thai"
+    "Ukrainian|Romanian|Hungarian|Nigerian|Kenyan|Egyptian|Moroccan|Filipino|Vietnamese|Thai|"
+    "Jamaican|Ghanaian|South\\s+African|Pakistani|Bangladeshi|Sri\\s+Lankan|Nepalese|Iranian|"
+    "Iraqi|Syrian|Lebanese|Israeli|Palestinian|Saudi|Emirati|Ethiopian|Somali|Sudanese|"
+    "Zimbabwean|Ugandan|Tanzanian|Argentinian|Argentine|Chilean|Colombian|Peruvian|Venezuelan|"
+    "Cuban|Puerto\\s+Rican|Dominican|Indonesian|Malaysian|Singaporean|Taiwanese|New\\s+Zealander|"
+    "Icelandic|Estonian|Latvian|Lithuanian|Slovak|Slovenian|Croatian|Serbian|Bosnian|Bulgarian|"
+    "Albanian|Georgian|Armenian|Kazakh|Uzbek|Afghan|Kurdish|Cypriot|Maltese|Luxembourgish"
 )
 LANGUAGES = (
     "English|Spanish|French|German|Italian|Portuguese|Dutch|Swedish|Danish|Norwegian|Finnish|"
@@ -95,12 +101,18 @@ ROLE_NOUNS = (
     "surgeon|paramedic|firefighter|executive|strategist|copywriter|translator|librarian|"
     "secretary|receptionist|cashier|salesperson|waiter|waitress|barista|baker|veterinarian|"
     "vet|physiotherapist|scrum master|product owner|data scientist|dev|paralegal|midwife|"
-    "carer|caregiver|retiree|consultant"
+    "carer|caregiver|retiree|consultant|hairdresser|barber|plasterer|builder|joiner|roofer|"
+    "bricklayer|labourer|laborer|welder|decorator|painter|tiler|gardener|landscaper|cleaner|"
+    "housekeeper|caretaker|janitor|nanny|childminder|courier|postman|postwoman|bartender|"
+    "butcher|florist|shopkeeper|optician|physio|social\\s+worker|teaching\\s+assistant|"
+    "headteacher|headmaster|headmistress|sparky|chippy|porter|warden|guard|miner|fisherman|"
+    "soldier|sailor|officer|police\\s+officer|detective|chemist|hygienist|radiographer"
 )
 
 
 DIETS = (
-    "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten-free|lactose intolerant|"
+    "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free|"
+    "lactose intolerant|"
     "plant[- ]based|keto|halal|kosher"
 )
 
@@ -114,6 +126,15 @@ CODE = (
 )
 """Languages and tools of the trade, as a work sentence names them in lower case ("i write
 rust for a living", "mostly terraform all day"): only where a frame of their own says it."""
+
+
+AIDS_AND_DEVICES = (
+    r"iPad|iPhone|Kindle|Android(?:\s+phone)?|MacBook(?:\s+(?:Air|Pro))?|Mac|Chromebook|"
+    r"Pixel|Galaxy|Apple\s+Watch|Fitbit|hearing\s+aids?|wheelchair|CPAP(?:\s+machine)?|"
+    r"screen\s+reader|epi-?pen|insulin\s+pump|walking\s+stick|mobility\s+scooter|"
+    r"glucose\s+monitor|inhaler|cochlear\s+implant|guide\s+dog|stair\s*lift"
+)
+"""Devices and aids a user has ("on my iPad", "I use a wheelchair most days")."""
 
 
 PRONOUNS = frozenset("it this that them you him her these those there one something".split())

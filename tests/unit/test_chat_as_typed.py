@@ -896,3 +896,64 @@ def test_roles_habits_and_tools_said_in_passing(message: str, slot: str, value: 
 )
 def test_a_plan_or_a_try_is_no_habit(message: str) -> None:
     assert not [i for i in read(message) if i.slot == "habit"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("Hello. I am 78 and live alone in Swansea since my husband passed.", "home", "Swansea"),
+        ("I come from Romania and I am living in Leicester four years now", "origin", "Romania"),
+        (
+            "im a teacher at Millbrook Primary and im also in charge of the school library",
+            "responsibility",
+            "school library",
+        ),
+        ("Hi, I'm Gareth, sparky by trade.", "role", "sparky"),
+        (
+            "My husband Derek has dementia and I'm his full time carer now.",
+            "role",
+            "full time carer",
+        ),
+        ("i'm gluten free cos im coeliac", "diet", "gluten free"),
+        ("I'm 16 and I work saturdays at Greggs.", "employer", "Greggs"),
+        ("We're Nigerian, been in Manchester since 2015.", "nationality", "Nigerian"),
+        ("I have MS, diagnosed 2018, and I use a wheelchair most days now.", "uses", "wheelchair"),
+        (
+            "Thai food is my absolute favourite, could eat green curry every day.",
+            "favourite:cuisine",
+            "Thai",
+        ),
+        ("I'm Jamaican, live in Birmingham", "nationality", "Jamaican"),
+        (
+            "I work for Bupa as an activities coordinator in one of their care homes",
+            "role",
+            "activities coordinator",
+        ),
+        ("Our restaurant is in Cardiff Bay, I'm head chef there.", "role", "head chef"),
+    ],
+)
+def test_what_people_outside_tech_say_of_themselves(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        (
+            "We moved out of Bristol for good, we're in a village near Taunton now.",
+            "home",
+            "Bristol",
+        ),
+        ("we don't have the chickens anymore, fox got them all", "pet", "chickens"),
+        ("I've stopped working at the Co-op, last shift was friday.", "employer", "Co-op"),
+        ("me and Jamie split up last night so its just me and the dog now.", "partner", "Jamie"),
+        ("i dont drive anymore, gave my licence up after my stroke.", "habit", "drive"),
+        ("I gave up smoking on new years day and I'm still going!!", "habit", "smoking"),
+    ],
+)
+def test_what_people_outside_tech_say_has_ended(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "end"]
+
+
+def test_im_jamaican_is_a_nationality_not_a_name() -> None:
+    assert "name" not in [i.slot for i in read("I'm Jamaican")]
