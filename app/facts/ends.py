@@ -38,8 +38,8 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
             r"\bI(?:\s+have|['’]ve)?\s+(?:left|quit|resigned\s+from|am\s+leaving|'m\s+leaving|"
             r"’m\s+leaving|will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|"
             r"no\s+longer\s+work\s+"
-            r"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for))\s*"
-            rf"(?:the\s+)?(?P<v>{ORG})"
+            r"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for)(?:\s+the)?)\s*"
+            rf"(?P<v>{ORG})"
         ),
         "employer",
     ),
@@ -77,10 +77,10 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "we don't have the chickens anymore"
         re.compile(
-            r"\b(?:I|we)\s+(?:don['’]?t|do\s+not|no\s+longer)\s+have\s+(?:the|our|my|a)\s+"
+            r"\b(?:I|we)\s+(?:don['’]?t|do\s+not|no\s+longer)\s+have\s+(?:the|our|my)\s+"
             r"(?P<v>(?:dog|cat|chickens?|hens?|rabbits?|bunny|hamsters?|parrot|horse|goats?|"
-            r"tortoise|fish|guinea\s+pigs?|budgie|pony|ferret|snake|lizard)s?)\b"
-            r"(?=[^.!?]*\bany\s?more\b|\s+now\b)",
+            r"tortoise|guinea\s+pigs?|budgie|pony|ferret|snake|lizard)s?)\b"
+            r"(?=[^,.;!?]*\bany\s?more\b)",
             re.IGNORECASE,
         ),
         "pet",
@@ -119,11 +119,12 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "Marco and I broke up", "I split up with Marco"
         re.compile(
-            rf"(?:(?<![\w'’-])(?P<v>{NAME})\s+and\s+I|\b[Mm]e\s+and\s+(?P<v2>{NAME}))\s+"
+            rf"(?:(?<![\w'’-])(?P<v>{NAME})\s+and\s+I|\b[Mm]e\s+and\s+"
+            rf"(?!(?:Mum|Mom|Dad|Nan|Gran|Grandma|Grandpa|Mam)\b)(?P<v2>{NAME}))\s+"
             r"(?:just\s+|finally\s+|have\s+|['’]ve\s+)?"
             r"(?:broke\s+up|split\s+up|separated|(?:got\s+)?divorced)"
             r"(?=\s*(?:[,.;!?—–]|$)|\s+(?:last|in|after|recently|yesterday|this|a\s+\w+\s+ago|"
-            r"\d|for\s+good)\b)(?![^.!?]*\bback\s+together\b)"
+            r"\d|for\s+good)\b)(?![^.!?]*\bback\s+together\b)(?!\s+to\s+\w)(?![,\s]+(?:she|he)\s+went)"
         ),
         "partner",
     ),
@@ -240,6 +241,8 @@ def no_longer(sentence: str) -> Iterator[Found]:
         value = _TRAILING_TIME.sub("", _AFTER_THE_THING.split(clean(said))[0])
         if not value or value.split()[0].lower() in PRONOUNS | _PREPOSITIONS | _NOT_HABITS:
             continue
+        if _A_JOB_OR_HOME.match(value):
+            continue  # "stopped working at the Co-op": `ends` reads the job
         diet = _A_DIET.fullmatch(value)
         if diet:  # "I don't do keto anymore", "I no longer eat halal": a diet ends, no habit
             yield Found("end", "diet", diet.group("d"), f"Not {diet.group('d')}", match.start())
@@ -270,6 +273,9 @@ _NO_LONGER = re.compile(
 )
 
 
+_A_JOB_OR_HOME = re.compile(
+    r"(?:working\s+(?:at|for|as)|living\s+(?:in|at|with)|reporting\s+to)\b", re.IGNORECASE
+)
 _ALONE = {
     "drive": "drives",
     "smoke": "smokes",
@@ -284,7 +290,8 @@ _ALONE = {
 _NO_LONGER_ALONE = re.compile(
     rf"\bI(?:['’]ve|\s+have)?\s+(?:no\s+longer|don['’]?t|do\s+not)\s+{_HEDGE}(?P<verb>"
     + "|".join(_ALONE)
-    + r")\s+any\s?more\b|\bI\s+no\s+longer\s+(?P<verb2>"
+    + r")\s+any\s?more\b(?!\s+than\b)(?!\s+(?:tonight|today|this\s+\w+|on|at)\b)"
+    + r"|\bI\s+no\s+longer\s+(?P<verb2>"
     + "|".join(_ALONE)
     + r")(?=\s*[,.;!?]|\s*$)",
     re.IGNORECASE,
@@ -305,7 +312,9 @@ _PREPOSITIONS = frozenset({"to", "with", "at", "for", "in", "on", "from", "about
 _TRAILING_TIME = re.compile(
     r"(?:\s+(?:for\s+good|any\s?more|now|at\s+all|btw|fwiw|tbh|lol|haha|though|either|"
     r"(?:last|this)\s+(?:year|month|week)|yesterday|today|in\s+\d{4}|since\s+\w+|"
-    r"on\s+new\s+years?['’]?\s+(?:day|eve)|on\s+\w+day|(?:back\s+)?in\s+[A-Za-z]+))+$",
+    r"on\s+new\s+years?['’]?\s+(?:day|eve)|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"back|(?:back\s+)?in\s+(?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december|spring|summer|autumn|fall|winter|lockdown)))+$",
     re.IGNORECASE,
 )
 
@@ -343,7 +352,6 @@ _DUTY_VERBS = frozenset({"run", "manage", "lead", "own", "handle", "organise", "
 
 _NOT_HABITS = frozenset(
     {"trying", "hoping", "waiting", "caring", "worrying", "pretending", "asking", "expecting"}
-    | {"working", "living", "reporting"}  # a job, a home, a manager: `ends` reads those
 )
 """What one gives up that is no habit: "I've given up trying to fix it"."""
 

@@ -179,7 +179,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"(?:{I_AM}|\b[Ww]e(?:['’]re|\s+are)(?:\s+both)?)\s+"
         rf"(?P<v>(?i:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)(?![\w-])"
-        r"(?!\s+(?!(?:and|but|so|though|too|by)\b)[a-z])",
+        r"(?!\s+(?!(?:and|but|so|though|too|by|both)\b)[A-Za-z])",
         "nationality",
         "Is {v}",
         flags=0,
@@ -211,19 +211,23 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(
-        r"\b(?P<v>(?!(?:a|an|the|my)\b)[a-z]+(?:\s+[a-z]+)?)\s+by\s+(?:trade|profession)\b",
+        r"(?:^|[,;—–]\s*|\bI(?:['’]m|\s+am)\s+(?:an?\s+)?)"
+        rf"(?P<v>(?:[a-z]+\s+)?(?:{ROLE_NOUNS}))\s+by\s+(?:trade|profession)\b",
         "role",
         "Works as {v}",
     ),
     Pattern(  # "I work for Bupa as an activities coordinator"
-        rf"\bI\s+work\s+(?:for|at)\s+{ORG}\s+as\s+(?:an?\s+)?(?P<v>(?:[a-z][\w-]*\s+){{0,3}}"
+        rf"\bI\s+work\s+(?:for|at)\s+{ORG}\s+as\s+(?:an?\s+)?"
+        rf"(?P<v>(?:(?!(?:as|a|an|the|well)\b)[a-z][\w-]*\s+){{0,3}}"
         rf"(?:{ROLE_NOUNS}))\b",
         "role",
         "Works as {v}",
         flags=0,
     ),
     Pattern(
-        rf"{I_AM}\s+(?:now\s+)?(?:an?|the)\s+(?P<v>(?:[a-z][\w-]*\s+){{0,3}}(?:{ROLE_NOUNS}))\b",
+        rf"{I_AM}\s+(?:now\s+)?(?:an?|the)\s+(?P<v>(?:[a-z0-9][\w-]*\s+){{0,3}}(?:{ROLE_NOUNS}))\b"
+        r"(?!['’]s\b)(?!\s+(?:lover|drinker|fan|patient|customer|person|in\s+minecraft|today|"
+        r"tonight|on\s+this)\b)",
         "role",
         "Works as {v}",
     ),
@@ -280,7 +284,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     # Where they live and work.
     Pattern(
-        r"(?:\bI|\band)\s+(?:still\s+|now\s+|currently\s+)?(?:live|am\s+living|'m\s+living)"
+        r"(?:\bI|\bI(?:['’]m|\s+am)\s+(?:\d{1,3}|retired|widowed|single|divorced|married)\s*,?\s*"
+        r"and)\s+(?:still\s+|now\s+|currently\s+)?(?:live|am\s+living|'m\s+living)"
         r"(?:\s+alone|\s+on\s+my\s+own|\s+by\s+myself|\s+together|\s+now)?"
         rf"\s+in\s+(?P<v>{PLACE})",
         "home",
@@ -343,7 +348,10 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(rf"\bI\s+grew\s+up\s+in\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0),
     Pattern(
-        rf"\bI\s+(?:originally\s+)?come\s+from\s+(?P<v>{PLACE})", "origin", "Is from {v}", flags=0
+        rf"\bI\s+(?:originally\s+)?come\s+from\s+(?P<v>{PLACE})(?![^,.;!?]*\bto\b)",
+        "origin",
+        "Is from {v}",
+        flags=0,
     ),
     Pattern(
         rf"\b(?:I(?:'m|’m|\s+am|\s+work|\s+will\s+be)|I'll\s+be)\s+(?:working\s+)?(?:in|at|from)\s+"
@@ -535,8 +543,10 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         many=True,
     ),
     Pattern(  # "bigger on my iPad", "I use a wheelchair most days", "I wear hearing aids"
-        rf"\b(?:my|I\s+(?:use|wear|have|rely\s+on|carry)\s+(?:an?\s+|my\s+)?)"
-        rf"(?P<v>(?i:{AIDS_AND_DEVICES}))(?![\w-])",
+        rf"\b(?:my\s+|I\s+(?:use|wear|have|rely\s+on|carry)\s+(?:an?\s+|my\s+)?)"
+        rf"(?P<v>(?i:{AIDS_AND_DEVICES}))(?![\w-])"
+        r"(?!\s+(?:user|question|interview|art|case|and\s+cheese)\b)"
+        r"(?![^,.;!?]*\bfor\s+(?:my|his|her|their)\s+\w+)",
         "uses",
         "Uses {v}",
         flags=0,

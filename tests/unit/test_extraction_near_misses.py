@@ -161,3 +161,42 @@ def test_an_end_takes_the_day_of_its_own_statement() -> None:
         i for i in read("Marco and I broke up, I start at Acme on Monday") if i.kind == "end"
     ]
     assert ended.on == date(2026, 3, 4)
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "slot", "value"),
+    [
+        ("I left the Xbox on all night", "end", "employer", "Xbox"),
+        ("he's a plumber by trade", "fact", "role", "plumber"),
+        ("my parents are retired and live in Spain", "fact", "home", "Spain"),
+        ("I'm a miner's daughter", "fact", "role", "miner"),
+        ("I'm the porter today so I'll carry the bags", "fact", "role", "porter"),
+        ("we don't have the dog now, she's at the vet", "end", "pet", "dog"),
+        ("I don't drink any more than my friends do", "end", "habit", "drink"),
+        ("I have an inhaler for my son", "fact", "uses", "inhaler"),
+        ("We're Welsh Water customers", "fact", "nationality", "Welsh"),
+        ("me and Mum split up in the supermarket to save time", "end", "partner", "Mum"),
+        ("I come from London to Manchester every week for work", "fact", "origin", "London"),
+        ("I work at Asda as well as a cleaner at the school", "fact", "role", "well as a cleaner"),
+    ],
+)
+def test_third_review_no_fact_or_end_where_none_was_said(
+    message: str, kind: str, slot: str, value: str
+) -> None:
+    assert (kind, slot, value) not in {(i.kind, i.slot, i.value) for i in read(message)}
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "slot", "value"),
+    [
+        ("I've stopped working out since my knee op", "end", "habit", "working out"),
+        ("gave up drinking back in March", "end", "habit", "drinking"),
+        ("I stopped eating in restaurants", "end", "habit", "eating in restaurants"),
+        ("I read everything on my Kindle these days", "fact", "uses", "Kindle"),
+        ("I am 78 and live alone in Swansea", "fact", "home", "Swansea"),
+    ],
+)
+def test_third_review_what_must_still_be_read(
+    message: str, kind: str, slot: str, value: str
+) -> None:
+    assert (kind, slot, value) in {(i.kind, i.slot, i.value) for i in read(message)}
