@@ -71,6 +71,14 @@ DEFAULT_SETS = (
         "fourth everyday set, chat style (session 8), written before tuning, tuned on",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_5.jsonl",
+        "fifth everyday set, chat style (session 9), written before tuning, tuned on",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_6.jsonl",
+        "sixth everyday set, people outside tech (session 9), written before tuning, tuned on",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
@@ -84,6 +92,12 @@ DEFAULT_SETS = (
         DATA / "extraction_heldout_everyday_3.jsonl",
         "third everyday set, even half (session 8), written by someone who had seen neither "
         "the extractor, its training data nor the other sets, never tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_4.jsonl",
+        "fourth everyday held-out set (session 9), written before that session's tuning by "
+        "someone who had seen neither the extractor, its training data nor the other sets, "
+        "measured once at its end, never tuned on",
     ),
 )
 
