@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from app.facts.found import Found, clean
-from app.facts.vocabulary import DIETS, END, NAME, ORG, PHRASE, PLACE, PRONOUNS
+from app.facts.vocabulary import DIETS, END, NAME, ORG, PHRASE, PLACE, PRONOUNS, ROLE_NOUNS
 
 
 def ends(sentence: str) -> Iterator[Found]:
@@ -59,7 +59,7 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "left google in january"
         re.compile(
-            rf"(?:^|,\s*)(?:just\s+|finally\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
+            rf"(?:^|,\s*)(?:(?i:just|finally)\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
             r"(?=\s+(?:in|on|last|this|after|back|a|to|for)\b|\s*[,.;!]|\s*$)"
         ),
         "employer",
@@ -70,10 +70,27 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "moved out of london in march", "we moved away from Leeds"
         re.compile(
-            r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:just\s+|finally\s+)?moved\s+"
+            r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|finally)\s+)?moved\s+"
             rf"(?:out\s+of|away\s+from)\s+(?P<v>{PLACE})"
         ),
         "home",
+    ),
+    (  # "im no longer the team lead"
+        re.compile(
+            r"\bI(?:['’]m|\s+am)\s+no\s+longer\s+(?:the|an?)\s+"
+            rf"(?P<v>(?:[\w-]+\s+){{0,2}}(?:{ROLE_NOUNS}))\b(?!['’]s)",
+            re.IGNORECASE,
+        ),
+        "role",
+    ),
+    (  # "we had to put our dog Max down", "our cat Luna died last week"
+        re.compile(
+            r"\b(?:put|had\s+to\s+put)\s+(?:our|my)\s+(?:old\s+|sweet\s+)?(?:dog|cat|puppy|kitten|"
+            r"rabbit|bunny|hamster|parrot|horse|pony)\s+(?P<v>[A-Z][a-z'’-]{1,14})\s+down\b"
+            r"|\b(?:our|my)\s+(?:old\s+|sweet\s+)?(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|"
+            r"horse|pony)\s+(?P<v2>[A-Z][a-z'’-]{1,14})\s+(?:died|passed\s+away|passed)\b",
+        ),
+        "pet",
     ),
     (  # "we don't have the chickens anymore"
         re.compile(
@@ -123,7 +140,8 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"(?!(?:Mum|Mom|Dad|Nan|Gran|Grandma|Grandpa|Mam)\b)(?P<v2>{NAME}))\s+"
             r"(?:just\s+|finally\s+|have\s+|['’]ve\s+)?"
             r"(?:broke\s+up|split\s+up|separated|(?:got\s+)?divorced)"
-            r"(?=\s*(?:[,.;!?—–]|$)|\s+(?:last|in|after|recently|yesterday|this|a\s+\w+\s+ago|"
+            r"(?=\s*(?:[,.;!?—–]|$)|\s+(?:so|and|but|because|bc|last|in|after|recently|yesterday|this|"
+            r"a\s+\w+\s+ago|"
             r"\d|for\s+good)\b)(?![^.!?]*\bback\s+together\b)(?!\s+to\s+\w)(?![,\s]+(?:she|he)\s+went)"
         ),
         "partner",
@@ -175,7 +193,7 @@ _RESIGNING = re.compile(
 
 _NOT_ANY_MORE = re.compile(
     rf"(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)(?:don['’]?t|do\s+not|no\s+longer|not)\s+"
-    rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in)\s+(?P<v>{PHRASE})\s+any\s?more\b"
+    rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in|at)\s+(?P<v>{PHRASE})\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+(?P<verb2>report\s+to)\s+(?P<v2>{NAME})"
     rf"|(?:\bI(?:['’]m|\s+am)\s+|^)no\s+longer\s+(?P<verb3>at|with)\s+(?P<v3>(?-i:{ORG}))",
     re.IGNORECASE,
@@ -215,6 +233,7 @@ _ENDED_TEXT = {
     "diet": "Not {}",
     "pet": "No longer has {}",
     "likes": "No longer likes {}",
+    "role": "No longer works as {}",
     "team": "No longer on the {} team",
 }
 
@@ -263,12 +282,17 @@ def no_longer(sentence: str) -> Iterator[Found]:
 _HEDGE = r"(?:(?:really|even|actually|much|usually|regularly|ever)\s+)?"
 
 
+_QUIT_THINGS = (
+    r"coffee|tea|alcohol|booze|sugar|caffeine|meat|dairy|gluten|cigarettes|cigs|fags|vaping|weed|"
+    r"social\s+media|twitter|facebook|instagram|tiktok|energy\s+drinks|fizzy\s+drinks|soda|chocolate"
+)
+"""What is given up by its name, not a verb: "I've quit coffee for good", "gave up sugar"."""
 _NO_LONGER = re.compile(
     rf"\bI(?:'ve|’ve|\s+have)?\s+(?:no\s+longer|don't|don’t|do\s+not)\s+{_HEDGE}"
     rf"(?P<verb>[a-z]+)\s+(?P<v>{PHRASE})\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+{_HEDGE}(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
     rf"|(?:\bI(?:'ve|’ve|\s+have)?\s+|^|,\s*)(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
-    rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?){END}",
+    rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?|(?:{_QUIT_THINGS})(?:\s+for\s+good)?){END}",
     re.IGNORECASE,
 )
 

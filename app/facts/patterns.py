@@ -21,7 +21,7 @@ from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.ends import ends, no_longer
 from app.facts.extraction import Extracted
 from app.facts.found import Found, Reader, clean, listed_items
-from app.facts.people import counted_and_named, family, named_in_passing
+from app.facts.people import counted_and_named, family, named_in_passing, said_in_brackets
 from app.facts.self_described import (
     kind_of_person,
     living_there_as,
@@ -134,6 +134,8 @@ def _favourite(sentence: str) -> Iterator[Found]:
     pattern = rf"\bmy\s+fav(?:ou|o)?rite\s+(?P<c>[a-z]+(?:\s+[a-z]+)?)\s+is\s+(?P<v>{PHRASE}){END}"
     for match in re.finditer(pattern, sentence, re.IGNORECASE):
         category, value = match.group("c").lower(), clean(match.group("v"))
+        if category == "food" and re.fullmatch(rf"(?i:{CUISINES})", value):
+            category = "cuisine"  # "My favourite food is Ethiopian"
         if value:
             yield Found(
                 "fact",
@@ -171,7 +173,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"(?:^|,\s*|\band\s+)(?:hi|hello|hey)?[,!]?\s*(?:I'm|I’m|I\s+am|this\s+is)\s+"
         rf"(?!(?:{NATIONALITIES})\b)(?P<v>{NAME})"
-        r"(?=\s*(?:[,.!;]|\s+(?:and|here|btw|fyi|tbh|lol|by\s+the\s+way)\b|$))",
+        r"(?=\s*(?:[,.!;]|\s+(?:and|but|here|btw|fyi|tbh|lol|by\s+the\s+way)\b|$))",
         "name",
         "Name is {v}",
         flags=0,
@@ -318,6 +320,20 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Lives in {v}",
         flags=0,
     ),
+    Pattern(  # "I'm originally from Kraków but have lived in Oslo since 2015"
+        r"(?:\bI(?:['’]ve|\s+have)|\bbut\s+have|,\s*have)\s+(?:now\s+)?lived\s+in\s+"
+        rf"(?P<v>{PLACE})\s+(?:since|for)\b(?![^,.;!?]*\b(?:before|until|till|then)\b)",
+        "home",
+        "Lives in {v}",
+        flags=0,
+    ),
+    Pattern(  # "grew up in Lagos, now in Houston"
+        r"(?:,\s*|\bbut\s+)(?:I['’]m\s+|we['’]re\s+)?now\s+(?:in|based\s+in|living\s+in)\s+"
+        rf"(?P<v>{PLACE})(?!\s+(?:for|on|until|till)\b)",
+        "home",
+        "Lives in {v}",
+        flags=0,
+    ),
     Pattern(  # "been in toronto since 2015", "I've been living in Oslo for five years"
         r"(?:^(?:but\s+|and\s+|so\s+)?|,\s*|\bI['’]ve\s+|\bI\s+have\s+)been\s+"
         r"(?:living\s+|based\s+)?in\s+"
@@ -385,7 +401,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"\bI\s+(?:work|am\s+working|'m\s+working|’m\s+working|currently\s+work)\b(?:\s+as\s+"
         rf"[\w -]+?)?(?:\s+(?:saturdays|sundays|weekends|nights|evenings|part[- ]time|full[- ]time|"
-        rf"shifts))?\s+(?:at|for)\s+(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
+        rf"shifts)|\s+in\s+[a-z]+(?:\s+[a-z]+)?)?\s+(?:at|for)\s+(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
         "employer",
         "Works at {v}",
         flags=0,
@@ -615,6 +631,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     family,
     named_in_passing,
     counted_and_named,
+    said_in_brackets,
     kind_of_person,
     said_of_oneself,
     said_first,

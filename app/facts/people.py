@@ -16,6 +16,48 @@ _NO_PARTNERS_NAME = re.compile(
 """What follows "my wife is" that says of her, not who she is."""
 
 
+def said_in_brackets(sentence: str) -> Iterator[Found]:
+    """Who someone is to the user, said beside their name: "Sanna (my manager) asked me…", "I've
+    been with Chloe 3 yrs"."""
+    for match in _IN_BRACKETS.finditer(sentence):
+        slot = _BRACKETED[match.group("r").lower()]
+        name = match.group("v")
+        relation = match.group("r").lower()
+        text = _NAMED_TEXT[slot].format(r=relation.capitalize(), v=name)
+        yield Found("fact", slot, name, text, match.start())
+    for match in _BEEN_WITH.finditer(sentence):
+        name = match.group("v")
+        yield Found("fact", "partner", name, f"Partner is {name}", match.start())
+
+
+_BRACKETED = {
+    "manager": "manager",
+    "boss": "manager",
+    "line manager": "manager",
+    "wife": "partner",
+    "husband": "partner",
+    "partner": "partner",
+    "girlfriend": "partner",
+    "boyfriend": "partner",
+    "son": "child",
+    "daughter": "child",
+    "colleague": "works_with",
+    "coworker": "works_with",
+    "co-worker": "works_with",
+}
+_IN_BRACKETS = re.compile(
+    rf"(?<![\w'’-])(?P<v>{NAME})\s*\((?:my|our)\s+(?P<r>"
+    + "|".join(sorted(_BRACKETED, key=len, reverse=True))
+    + r")\)",
+    re.IGNORECASE,
+)
+_BEEN_WITH = re.compile(
+    rf"\bI(?:['’]ve|\s+have)\s+been\s+with\s+(?P<v>(?-i:{NAME}))\s+(?:for\s+)?(?:\d+|a\s+few|two|"
+    r"three|four|five|six|seven|eight|nine|ten|many)\s+(?:years|yrs|months)\b",
+    re.IGNORECASE,
+)
+
+
 def family(sentence: str) -> Iterator[Found]:
     """A partner, a child or a pet named with the relation ("my wife Sofia", "my son is called
     Leo", "I have two kids, Tom and Ana", "I adopted a dog named Rex")."""

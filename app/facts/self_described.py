@@ -140,7 +140,7 @@ _MOVED_TO = re.compile(
     rf"(?:back\s+)?to\s+(?P<v>{PLACE})(?!\s+(?:team|office))"
 )
 _MOVED_FROM_TO = re.compile(
-    r"(?:\b(?:I|we)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:just\s+|recently\s+|finally\s+)?moved\s+"
+    r"(?:\b(?:I|we)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|recently|finally)\s+)?moved\s+"
     rf"(?:over\s+)?from\s+(?P<left>{PLACE})\s+(?:over\s+)?to\s+(?P<v>{PLACE})"
 )
 """A move between two known places ("i moved from Leeds to Bristol"): the first no longer home,

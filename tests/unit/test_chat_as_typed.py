@@ -957,3 +957,34 @@ def test_what_people_outside_tech_say_has_ended(message: str, slot: str, value: 
 
 def test_im_jamaican_is_a_nationality_not_a_name() -> None:
     assert "name" not in [i.slot for i in read("I'm Jamaican")]
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "slot", "value"),
+    [
+        (
+            "Just moved from Manchester to Shrewsbury to be closer to my parents",
+            "end",
+            "home",
+            "Manchester",
+        ),
+        ("me and Jonah broke up so ignore what I said", "end", "partner", "Jonah"),
+        ("I've quit coffee for good, green tea only now.", "end", "habit", "coffee"),
+        ("Im not at St Mary's anymore, went freelance.", "end", "employer", "St Mary's"),
+        ("im no longer the team lead, handed it over yesterday", "end", "role", "team lead"),
+        ("we had to put our dog Max down yesterday", "end", "pet", "Max"),
+        ("Sanna (my manager) asked me to summarise the Q2 numbers", "fact", "manager", "Sanna"),
+        ("ive been with Chloe 3 yrs and want to propose", "fact", "partner", "Chloe"),
+        ("I'm originally from Kraków but have lived in Oslo since 2015", "fact", "home", "Oslo"),
+        ("grew up in Lagos, now in Houston, and i miss suya", "fact", "home", "Houston"),
+        ("I'm Leila but everyone calls me Lei", "fact", "name", "Leila"),
+        ("My favourite food is Ethiopian", "fact", "favourite:cuisine", "Ethiopian"),
+        ("I work in logistics at DHL, the Leipzig hub.", "fact", "employer", "DHL"),
+    ],
+)
+def test_ends_and_facts_said_sideways(message: str, kind: str, slot: str, value: str) -> None:
+    assert (kind, slot, value) in {(i.kind, i.slot, i.value) for i in read(message)}
+
+
+def test_something_given_up_for_a_while_is_no_end() -> None:
+    assert not [i for i in read("I quit tea for a month") if i.kind == "end"]
