@@ -11,7 +11,8 @@ from datetime import date
 from app.facts.durable import DurableReader, Reading
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.pasted import without_pasted
-from app.facts.patterns import dedupe, extract_sentence, span_of
+from app.facts.patterns import dedupe, extract_sentence
+from app.facts.spans import span_of
 from app.facts.utterances import (
     ACKNOWLEDGES,
     FIRST_PERSON,

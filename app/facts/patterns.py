@@ -1,4 +1,5 @@
-"""The embedded extractor's patterns: deterministic English, dates read by `app.facts.dates`.
+"""The embedded extractor's patterns: deterministic English, dates read by `app.facts.dates` and
+spans by `app.facts.spans`.
 
 It keeps what is true about the user (who they are, what they prefer, what they are
 responsible for, who and what they work with, standing instructions) and what happened to them
@@ -13,11 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import TypeVar
 
-from app.facts.clauses import clauses
-from app.facts.dates import DayPhrase, find_days, tense_of
 from app.facts.ends import ends, no_longer
 from app.facts.extraction import Extracted
 from app.facts.found import Found, Reader, clean, listed_items
@@ -29,9 +28,9 @@ from app.facts.self_described import (
     said_first,
     said_of_oneself,
 )
+from app.facts.spans import SentenceDays, dated_text
 from app.facts.utterances import (
     CALL_ME,
-    FIRST_PERSON,
     MAX_SENTENCE_CHARS,
     STANDING,
     keeps_open,
@@ -72,22 +71,6 @@ NOT_EVENT_OBJECTS = re.compile(
     r"chance|feeling|sense|moment|thought)s?\b",
     re.IGNORECASE,
 )
-
-
-_UNTIL = re.compile(r"\b(?:until|till|til|up\s+to|through|thru)\s*$", re.IGNORECASE)
-
-
-_FROM = re.compile(r"\b(?:from|starting(?:\s+on)?|as\s+of|beginning|effective)\s*$", re.IGNORECASE)
-
-
-_START_VERBS = re.compile(
-    r"\b(?:start|starting|begin|beginning|join|joining|moving|move|switch|switching|"
-    r"transfer|transferring|moved|joined|started)\b",
-    re.IGNORECASE,
-)
-
-
-_UNTIL_THEN = re.compile(r"\buntil\s+then\b", re.IGNORECASE)
 
 
 _LIKE_END = r"(?=\s+(?:but|because|since|so|and\s+I|over|rather\s+than|instead\s+of)\b|[,.;!?]|$)"
@@ -686,11 +669,6 @@ def _events(sentence: str, facts: list[Found]) -> Iterator[Found]:
         yield Found("event", None, clause, clause[0].upper() + clause[1:], match.start())
 
 
-def span_of(sentence: str, said_on: date) -> _Span:
-    tense = tense_of(sentence)
-    return _spans(sentence, find_days(sentence, said_on, tense), tense, said_on)
-
-
 def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
     """Facts, events and ends of one sentence written on `said_on`."""
     if len(sentence) > MAX_SENTENCE_CHARS or not keeps_open(sentence):
@@ -698,15 +676,11 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
     facts = [f for read in _READERS for f in read(sentence)]
     facts = _drop_overlaps(facts)
     events = list(_events(sentence, facts))
-    tense = tense_of(sentence)
-    days = find_days(sentence, said_on, tense)
-    span = _spans(sentence, days, tense, said_on)
-    statements = _statements(sentence) if days else []
+    days = SentenceDays.of(sentence, said_on)
     out: list[Extracted] = []
     for item in sorted(facts + events, key=lambda f: f.start):
         if item.kind == "fact":
-            own = _days_of_its_statement(sentence, item.start, days, statements)
-            fact_span = span if own is days else _spans(sentence, own, tense, said_on)
+            fact_span = days.span_at(item.start)
             out.append(
                 Extracted(
                     kind="fact",
@@ -719,8 +693,7 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
                 )
             )
         elif item.kind == "end":
-            own = _days_of_its_statement(sentence, item.start, days, statements)
-            end_span = span if own is days else _spans(sentence, own, tense, said_on)
+            end_span = days.span_at(item.start)
             out.append(
                 Extracted(
                     kind="end",
@@ -735,102 +708,13 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
             out.append(
                 Extracted(
                     kind="event",
-                    text=_dated_text(item.text, days),
+                    text=dated_text(item.text, days.phrases),
                     said_on=said_on,
                     value=item.value,
-                    on=span.on,
+                    on=days.whole.on,
                 )
             )
     return out
-
-
-def _statements(sentence: str) -> list[tuple[int, int]]:
-    """Where each clause of the sentence that makes a statement of its own begins and ends ("until
-    next Friday I'm living out of a suitcase, I have type 2 diabetes": two); a clause without a
-    subject ("Until 1 October, I'm on parental leave") belongs to the statement after it."""
-    found: list[tuple[int, int]] = []
-    at = 0
-    for clause in clauses(sentence):
-        start = sentence.find(clause, at)
-        if start < 0:
-            return []
-        at = start + len(clause)
-        joined = _JOINED.match(sentence, at - len(clause))
-        if found and (joined or not FIRST_PERSON.search(clause)):
-            found[-1] = (found[-1][0], at)  # "…, and my manager is Sarah": one statement
-        elif not FIRST_PERSON.search(clause):
-            return []  # an opening clause without a subject ("From 1 April, …") is said of all
-        else:
-            found.append((start, at))
-    return found if len(found) > 1 else []
-
-
-_VALUE_START = re.compile(r"(?:[,;]\s*|\s+|(?:and|&)\s+)*", re.IGNORECASE)
-_JOINED = re.compile(r"(?:and|&)\s", re.IGNORECASE)
-
-
-def _days_of_its_statement(
-    sentence: str, start: int, days: list[DayPhrase], statements: list[tuple[int, int]]
-) -> list[DayPhrase]:
-    """The days said in the same statement as what starts at `start`: a span said of one thing
-    ("until next Friday I'm living out of a suitcase") is not said of another in the sentence,
-    unless the statement points back to it ("…, until then reach me at …")."""
-    lead = _VALUE_START.match(sentence, start)  # past a ", " or "and " a reader began with
-    start = lead.end() if lead else start
-    for begin, end in statements:
-        if begin <= start < end:
-            if _UNTIL_THEN.search(sentence, begin, end):
-                return days
-            return [day for day in days if begin <= day.start < end]
-    return days
-
-
-@dataclass(frozen=True)
-class _Span:
-    valid_from: date | None = None
-    valid_until: date | None = None
-    on: date | None = None
-
-
-def _spans(sentence: str, days: list[DayPhrase], tense: str, said_on: date) -> _Span:
-    """Which resolved day is a start, which an end, which the day something happened."""
-    valid_from = valid_until = on = None
-    for phrase in days:
-        if phrase.day is None:
-            continue
-        before = sentence[: phrase.start]
-        if _UNTIL.search(before):
-            through = re.search(r"\b(?:through|thru)\s*$", before, re.IGNORECASE)
-            valid_until = phrase.day + timedelta(days=1) if through else phrase.day
-        elif _FROM.search(before):
-            valid_from = phrase.day
-        elif tense != "past" and (phrase.start == 0 or _START_VERBS.search(sentence)):
-            if phrase.day > said_on:
-                valid_from = phrase.day
-            on = on or phrase.day
-        else:
-            on = on or phrase.day
-    if valid_until is None and _UNTIL_THEN.search(sentence):
-        earlier = [p.day for p in days if p.day is not None]
-        if earlier:
-            valid_until = earlier[0]
-    if _UNTIL_THEN.search(sentence) and on is not None and valid_from == on:
-        valid_from = None
-    return _Span(valid_from, valid_until, on)
-
-
-def _dated_text(text: str, days: list[DayPhrase]) -> str:
-    """An event's text with a relative day ("yesterday") written as the calendar day."""
-    for phrase in days:
-        if phrase.day is None or phrase.text not in text:
-            continue
-        written = f"{phrase.day.day} {phrase.day:%B %Y}"
-        prefix = "" if re.match(r"(?i)on\s", phrase.text) else "on "
-        text = text.replace(
-            phrase.text, prefix + written if not phrase.text[0].isdigit() else written
-        )
-        text = text.replace("on on ", "on ")
-    return text
 
 
 def _drop_overlaps(facts: list[Found]) -> list[Found]:
