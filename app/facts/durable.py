@@ -279,7 +279,7 @@ _HAS_SUBJECT = re.compile(
 _NO_SELF_DESCRIPTION = re.compile(
     r"^(?:nice|great|good|bad|lovely|little|big|first|last|new|old|best|worst|such|so|very|"
     r"really|pretty|quite|same|other|another|next|random|quick|long|short|stuck|waiting|"
-    r"sitting|standing|heading|driving|walking|off|back|out|on\s+(?:the|my)\s+way)\b",
+    r"sitting|standing|heading|driving|walking|off|back|out|on\s+(?:the|my)\s+way|dear)\b",
     re.IGNORECASE,
 )
 """Openings of a fragment that describes a thing or a moment, not the user ("nice little cafe

@@ -79,7 +79,8 @@ _LIKE_END = r"(?=\s+(?:but|because|since|so|and\s+I|over|rather\s+than|instead\s
 @dataclass(frozen=True)
 class Pattern:
     """One row of the table: a regular expression whose group `v` is the value of `slot`, and
-    the fact's text built from `text` (`{v}` is the value). With `many`, the value is a list
+    the fact's text built from `text` (`{v}` is the value; a second alternative may name its
+    value `v2`). With `many`, the value is a list
     ("Jira and Confluence") and each item is a fact. A value that is a pronoun gives nothing."""
 
     pattern: str
@@ -93,7 +94,7 @@ class Pattern:
 
         def find(sentence: str) -> Iterator[Found]:
             for match in compiled.finditer(sentence):
-                raw = match.group("v")
+                raw = match.group("v") or match.groupdict().get("v2") or ""
                 values = listed_items(raw) if self.many else [clean(raw)]
                 for value in values:
                     if not value or value.split()[0].lower() in PRONOUNS:
@@ -180,6 +181,11 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         rf"{I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years?\s+old)?\b(?!\s*[%:.]\d)", "age", "Is {v} years old"
     ),
     Pattern(r"\bI\s+(?:just\s+)?turned\s+(?P<v>\d{1,3})\b", "age", "Is {v} years old"),
+    Pattern(  # "I am Mrs. Okafor, a retired midwife aged 71"
+        r"\bI(?:['’]m|\s+am)\b[^!?]{0,60}?,\s+(?:an?\s+)?[\w\s-]{0,40}?\baged\s+(?P<v>[1-9]\d)\b",
+        "age",
+        "Is {v} years old",
+    ),
     Pattern(
         rf"\bI\s+(?:work(?:ed)?|am\s+working|'m\s+working|started|start|joined|will\s+start|"
         rf"'ll\s+start|am\s+starting|'m\s+starting)(?:\s+(?:at|for|with)\s+{ORG}|\s+{ORG})?\s+as\s+"
@@ -240,6 +246,31 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         rf"\bmy\s+second(?:\s+language)?\s+is\s+(?P<v>{LANGUAGES})\b",
         "language",
         "Speaks {v}",
+    ),
+    Pattern(  # "I'm deaf and use BSL"
+        r"(?:\bI|\band)\s+(?:use|sign(?:\s+in)?|communicate\s+in)\s+"
+        r"(?P<v>BSL|ASL|British\s+Sign\s+Language|American\s+Sign\s+Language|sign\s+language)\b",
+        "language",
+        "Speaks {v}",
+    ),
+    Pattern(  # "helps my arthritis", "with my sleep apnoea": a condition said as one's own
+        rf"(?<!\bthink\s)\bmy\s+(?P<v>{CONDITIONS})(?![\w-])(?!\s+(?:test|results?|assessment|"
+        r"appointment|diagnosis\s+was\s+wrong|meds?|medication|nurse|doctor|consultant)\b)",
+        "health",
+        "Has {v}",
+    ),
+    Pattern(  # "I'm in the pharmacy team at Boots in Truro", "I work as a welder in Port Talbot"
+        rf"\bI(?:['’]m|\s+am|\s+work)\b[^.!?]{{0,50}}?\bat\s+(?:the\s+)?{ORG}\s+(?:in|near)\s+"
+        rf"(?P<v>{PLACE})|\bI\s+work\s+as\s+(?:an?\s+)?[a-z][\w -]{{0,30}}?\s+in\s+(?P<v2>{PLACE})",
+        "office",
+        "Works in {v}",
+        flags=0,
+    ),
+    Pattern(  # "She's made me responsible for the rota for our ward"
+        r"\b(?:made|put|left)\s+me\s+(?:responsible\s+for|in\s+charge\s+of)\s+"
+        rf"(?P<v>{PHRASE}){END}",
+        "responsibility",
+        "Is responsible for {v}",
     ),
     Pattern(  # "my mother tongue is Hungarian"
         r"\bmy\s+(?:mother\s+tongue|native\s+language|first\s+language|home\s+language)\s+is\s+"
@@ -446,7 +477,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Email address is {v}",
     ),
     Pattern(
-        r"\b(?:(?:my\s+)?(?:(?:work|home|new)\s+)?(?:phone|mobile|cell|number)(?:\s+number)?"
+        r"\b(?:(?:my\s+)?(?:(?:work|home|new)\s+)?(?:phone|telephone|mobile|cell|number)(?:\s+number)?"
         r"(?:'s|’s|\s+is|\s+changed,?\s+it's|:)?|call\s+me\s+on|reach\s+me\s+on|"
         r"text\s+me\s+on)\s+(?P<v>\+?\(?\d[\d\s()-]{5,}\d)",
         "phone",

@@ -171,7 +171,7 @@ _RELATIONS = {
     "partner": r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?",
     "child": r"son|daughter|kid|stepson|stepdaughter",
     "pet": r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|tortoise|turtle",
-    "manager": r"manager|boss|line\s+manager|supervisor",
+    "manager": r"manager|boss|line\s+manager|supervisor|team\s+leader|team\s+lead",
     "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner",
 }
 

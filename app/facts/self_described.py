@@ -89,7 +89,7 @@ _FIRST_NAME = r"[A-Z][a-zà-ÿ-]+"
 
 
 _ROLE_FIRST = re.compile(
-    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?(?P<v>{_ROLE})"
+    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?(?!dear\b)(?P<v>{_ROLE})"
     rf"(?:\s+(?:at|for|with)\s+(?P<org>(?-i:{ORG}))(?:\s+here)?\s*$|"
     r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*$)",
     re.IGNORECASE,

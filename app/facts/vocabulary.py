@@ -155,7 +155,8 @@ CONDITIONS = (
     r"high\s+blood\s+pressure|pcos|endometriosis|lupus|multiple\s+sclerosis|fibromyalgia|"
     r"long\s+covid|tinnitus|sleep\s+apno?ea|insomnia|glaucoma|colou?r\s*blindness|hearing\s+loss|"
     r"a\s+bad\s+back|bad\s+knees|a\s+heart\s+condition|gout|hypothyroidism|hyperthyroidism|"
-    r"anaemia|anemia|scoliosis|sciatica|narcolepsy|bipolar(?:\s+disorder)?|"
+    r"anaemia|anemia|scoliosis|sciatica|narcolepsy|bipolar(?:\s+disorder)?|atrial\s+fibrillation|"
+    r"a-?fib|copd|heart\s+failure|kidney\s+disease|osteoporosis|parkinson['’]?s|"
     r"(?-i:MS|ADD)(?=\s*(?:[,.;!?]|$)|\s+(?:and|so|but|since|too|lol|btw)\b))"
 )
 """A lasting condition said by its noun ("I have asthma", "I've got type 2 diabetes"); "MS"

@@ -988,3 +988,39 @@ def test_ends_and_facts_said_sideways(message: str, kind: str, slot: str, value:
 
 def test_something_given_up_for_a_while_is_no_end() -> None:
     assert not [i for i in read("I quit tea for a month") if i.kind == "end"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("My home telephone is 0161 496 0732 should you require it.", "phone", "0161 496 0732"),
+        ("Dear assistant, I am Mrs. Okafor, a retired midwife aged 71.", "age", "71"),
+        ("I'm deaf and use BSL, can you recommend cafes", "language", "BSL"),
+        ("aqua aerobics is the only thing that helps my arthritis", "health", "arthritis"),
+        ("I'm in the pharmacy team at Boots in Truro.", "office", "Truro"),
+        ("I work as a welder in Port Talbot", "office", "Port Talbot"),
+        (
+            "my team leader Aisha has put me in charge of training the new starters",
+            "manager",
+            "Aisha",
+        ),
+        (
+            "She's made me responsible for the rota for our ward, how do I make it fair",
+            "responsibility",
+            "rota for our ward",
+        ),
+    ],
+)
+def test_more_of_what_people_outside_tech_say(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("Dear assistant, could you explain an ISA?", "role"),
+        ("my arthritis test is tomorrow", "health"),
+    ],
+)
+def test_a_salutation_and_a_test_state_no_fact(message: str, slot: str) -> None:
+    assert not [i for i in read(message, PATTERNS) if i.slot == slot]
