@@ -23,8 +23,10 @@ def ends(sentence: str) -> Iterator[Found]:
     for match in _RESIGNING.finditer(sentence):
         yield Found("end", "employer", "", "No longer works at their employer", match.start())
     for match in _NOT_ANY_MORE.finditer(sentence):
-        value = (match.group("v") or match.group("v2") or match.group("v3")).strip()
-        verb = match.group("verb") or match.group("verb2") or match.group("verb3")
+        value = (match.group("v") or match.group("v2") or match.group("v3") or match.group("v4"))
+        value = value.strip()
+        verbs = ("verb", "verb2", "verb3", "verb4")
+        verb = next(match.group(name) for name in verbs if match.group(name))
         slot: str | None = _ENDED_BY_VERB[" ".join(verb.lower().split())]
         if verb.lower() == "with" and not _BROKE_UP.search(sentence):
             slot = None  # "I'm no longer with Acme" or "with Mark": whatever names them ends
@@ -59,7 +61,7 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "left google in january"
         re.compile(
-            rf"(?:^|,\s*)(?:(?i:just|finally)\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
+            rf"(?:^|,\s*)(?:(?:just|finally)\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
             r"(?=\s+(?:in|on|last|this|after|back|a|to|for)\b|\s*[,.;!]|\s*$)"
         ),
         "employer",
@@ -78,7 +80,9 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (  # "im no longer the team lead"
         re.compile(
             r"\bI(?:['’]m|\s+am)\s+no\s+longer\s+(?:the|an?)\s+"
-            rf"(?P<v>(?:[\w-]+\s+){{0,2}}(?:{ROLE_NOUNS}))\b(?!['’]s)",
+            r"(?!(?:only|newest|designated|youngest|oldest|main)\b)"
+            rf"(?P<v>(?:[\w-]+\s+){{0,2}}(?:{ROLE_NOUNS}))\b(?!['’]s)(?!\s+of\b)"
+            r"(?!\s+(?:tonight|today|this\b|on\s+the\s+team))",
             re.IGNORECASE,
         ),
         "role",
@@ -87,8 +91,10 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             r"\b(?:put|had\s+to\s+put)\s+(?:our|my)\s+(?:old\s+|sweet\s+)?(?:dog|cat|puppy|kitten|"
             r"rabbit|bunny|hamster|parrot|horse|pony)\s+(?P<v>[A-Z][a-z'’-]{1,14})\s+down\b"
-            r"|\b(?:our|my)\s+(?:old\s+|sweet\s+)?(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|"
-            r"horse|pony)\s+(?P<v2>[A-Z][a-z'’-]{1,14})\s+(?:died|passed\s+away|passed)\b",
+            r"(?!\s+(?:for|as|on)\b)"
+            r"|\b[OoMm](?:ur|y)\s+(?:old\s+|sweet\s+)?(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|"
+            r"parrot|horse|pony)\s+(?P<v2>[A-Z][a-z'’-]{1,14})\s+(?:died(?!\s+(?:his|her|its|of\s+"
+            r"(?:embarrassment|laughing|boredom)))|passed\s+away|passed(?=\s*[,.;!]|\s*$))",
         ),
         "pet",
     ),
@@ -140,9 +146,10 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"(?!(?:Mum|Mom|Dad|Nan|Gran|Grandma|Grandpa|Mam)\b)(?P<v2>{NAME}))\s+"
             r"(?:just\s+|finally\s+|have\s+|['’]ve\s+)?"
             r"(?:broke\s+up|split\s+up|separated|(?:got\s+)?divorced)"
-            r"(?=\s*(?:[,.;!?—–]|$)|\s+(?:so|and|but|because|bc|last|in|after|recently|yesterday|this|"
-            r"a\s+\w+\s+ago|"
-            r"\d|for\s+good)\b)(?![^.!?]*\bback\s+together\b)(?!\s+to\s+\w)(?![,\s]+(?:she|he)\s+went)"
+            r"(?:(?<!split\sup)(?<!separated)(?=\s+(?:so|and|but|because|bc)\b)"
+            r"|(?=\s*(?:[,.;!?—–]|$)|\s+(?:last|in|after|recently|yesterday|this|a\s+\w+\s+ago|"
+            r"\d|for\s+good)\b))"
+            r"(?![^.!?]*\bback\s+together\b)(?!\s+to\s+\w)(?![,\s]+(?:she|he)\s+went)"
         ),
         "partner",
     ),
@@ -193,7 +200,9 @@ _RESIGNING = re.compile(
 
 _NOT_ANY_MORE = re.compile(
     rf"(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)(?:don['’]?t|do\s+not|no\s+longer|not)\s+"
-    rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in|at)\s+(?P<v>{PHRASE})\s+any\s?more\b"
+    rf"(?P<verb>work\s+(?:at|for)|report\s+to|with|live\s+in)\s+(?P<v>{PHRASE})\s+any\s?more\b"
+    rf"|(?:\bI(?:['’]m|\s+am)?\s+|^|,\s*)not\s+(?P<verb4>at)\s+"
+    rf"(?P<v4>(?-i:{ORG}))(?<!\bHome)(?<!\bWork)\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+(?P<verb2>report\s+to)\s+(?P<v2>{NAME})"
     rf"|(?:\bI(?:['’]m|\s+am)\s+|^)no\s+longer\s+(?P<verb3>at|with)\s+(?P<v3>(?-i:{ORG}))",
     re.IGNORECASE,
@@ -283,15 +292,16 @@ _HEDGE = r"(?:(?:really|even|actually|much|usually|regularly|ever)\s+)?"
 
 
 _QUIT_THINGS = (
-    r"coffee|tea|alcohol|booze|sugar|caffeine|meat|dairy|gluten|cigarettes|cigs|fags|vaping|weed|"
-    r"social\s+media|twitter|facebook|instagram|tiktok|energy\s+drinks|fizzy\s+drinks|soda|chocolate"
+    r"coffee|tea|alcohol|booze|sugar|caffeine|cigarettes|cigs|fags|vaping|weed|social\s+media|"
+    r"energy\s+drinks|fizzy\s+drinks|soda|chocolate"
 )
 """What is given up by its name, not a verb: "I've quit coffee for good", "gave up sugar"."""
 _NO_LONGER = re.compile(
     rf"\bI(?:'ve|’ve|\s+have)?\s+(?:no\s+longer|don't|don’t|do\s+not)\s+{_HEDGE}"
     rf"(?P<verb>[a-z]+)\s+(?P<v>{PHRASE})\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+{_HEDGE}(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
-    rf"|(?:\bI(?:'ve|’ve|\s+have)?\s+|^|,\s*)(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
+    rf"|(?<!\bwhen\s)(?<!\btime\s)(?<!\bif\s)(?<!\bwhenever\s)"
+    rf"(?:\bI(?:'ve|’ve|\s+have)?\s+|^|,\s*)(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
     rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?|(?:{_QUIT_THINGS})(?:\s+for\s+good)?){END}",
     re.IGNORECASE,
 )

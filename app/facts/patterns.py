@@ -156,7 +156,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(rf"\bmy\s+name\s+is\s+(?P<v>{NAME})", "name", "Name is {v}", flags=0),
     Pattern(
         rf"(?:^|,\s*|\band\s+)(?:hi|hello|hey)?[,!]?\s*(?:I'm|I’m|I\s+am|this\s+is)\s+"
-        rf"(?!(?:{NATIONALITIES})\b)(?P<v>{NAME})"
+        rf"(?!(?:{NATIONALITIES}|Catholic|Muslim|Jewish|Christian|Hindu|Sikh|Buddhist|Atheist|"
+        r"Autistic|Gay|Straight|Bi|Trans|Vegan|Vegetarian|Tired|Free|Here|Ok|Okay|Confused|Sorry|"
+        rf"Back|Done|Fine|Good|Great|Busy|New|Single|Married|Retired)\b)(?P<v>{NAME})"
         r"(?=\s*(?:[,.!;]|\s+(?:and|but|here|btw|fyi|tbh|lol|by\s+the\s+way)\b|$))",
         "name",
         "Name is {v}",
@@ -342,8 +344,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(  # "grew up in Lagos, now in Houston"
-        r"(?:,\s*|\bbut\s+)(?:I['’]m\s+|we['’]re\s+)?now\s+(?:in|based\s+in|living\s+in)\s+"
-        rf"(?P<v>{PLACE})(?!\s+(?:for|on|until|till)\b)",
+        r"(?:^|\bI\s+)(?:grew\s+up|was\s+born|born(?:\s+and\s+raised)?|lived)\s+in\s+[^,.;!?]{1,40}"
+        r"(?:,\s*|\s+but\s+)(?:I['’]m\s+|we['’]re\s+)?now\s+(?:in|based\s+in|living\s+in)\s+"
+        rf"(?P<v>{PLACE})(?!\s+(?:for|on|until|till|waiting|working|visiting)\b)",
         "home",
         "Lives in {v}",
         flags=0,
@@ -415,7 +418,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     Pattern(
         rf"\bI\s+(?:work|am\s+working|'m\s+working|’m\s+working|currently\s+work)\b(?:\s+as\s+"
         rf"[\w -]+?)?(?:\s+(?:saturdays|sundays|weekends|nights|evenings|part[- ]time|full[- ]time|"
-        rf"shifts)|\s+in\s+[a-z]+(?:\s+[a-z]+)?)?\s+(?:at|for)\s+(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
+        rf"shifts)|\s+in\s+(?!(?:a|an|the|my|our)\b)[a-z]+(?:\s+[a-z]+)?)?\s+(?:at|for)\s+"
+        rf"(?P<v>{ORG}|{ORG_IN_LOWER_CASE})",
         "employer",
         "Works at {v}",
         flags=0,

@@ -27,6 +27,8 @@ def said_in_brackets(sentence: str) -> Iterator[Found]:
         yield Found("fact", slot, name, text, match.start())
     for match in _BEEN_WITH.finditer(sentence):
         name = match.group("v")
+        if _NOT_A_PARTNER.search(sentence) or not _A_PARTNER.search(sentence):
+            continue  # "I've been with Barclays for 10 years", "…but we broke up"
         yield Found("fact", "partner", name, f"Partner is {name}", match.start())
 
 
@@ -46,13 +48,24 @@ _BRACKETED = {
     "co-worker": "works_with",
 }
 _IN_BRACKETS = re.compile(
-    rf"(?<![\w'’-])(?P<v>{NAME})\s*\((?:my|our)\s+(?P<r>"
+    rf"(?<![\w'’-])(?P<v>(?-i:{NAME}))\s*\((?:my|our)\s+(?P<r>"
     + "|".join(sorted(_BRACKETED, key=len, reverse=True))
     + r")\)",
     re.IGNORECASE,
 )
+_NOT_A_PARTNER = re.compile(
+    r"\b(?:bank|contract|switch|account|premium|provider|promotion|job|company|firm|employer|GP|"
+    r"customer|broke\s+up|split|divorced|ex|now|salary|pension|work)\b",
+    re.IGNORECASE,
+)
+_A_PARTNER = re.compile(
+    r"\b(?:propos\w*|marr\w+|wedding|anniversary|together|relationship|love|move\s+in|engaged|"
+    r"dating|boyfriend|girlfriend|partner|ring)\b",
+    re.IGNORECASE,
+)
+"""What makes "I've been with Chloe 3 yrs" a partner, where "with Barclays for 10 years" is not."""
 _BEEN_WITH = re.compile(
-    rf"\bI(?:['’]ve|\s+have)\s+been\s+with\s+(?P<v>(?-i:{NAME}))\s+(?:for\s+)?(?:\d+|a\s+few|two|"
+    r"\bI(?:['’]ve|\s+have)\s+been\s+with\s+(?P<v>(?-i:[A-Z][a-z]+))\s+(?:for\s+)?(?:\d+|a\s+few|two|"
     r"three|four|five|six|seven|eight|nine|ten|many)\s+(?:years|yrs|months)\b",
     re.IGNORECASE,
 )

@@ -200,3 +200,41 @@ def test_third_review_what_must_still_be_read(
     message: str, kind: str, slot: str, value: str
 ) -> None:
     assert (kind, slot, value) in {(i.kind, i.slot, i.value) for i in read(message)}
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "slot", "value"),
+    [
+        ("I'm not at home anymore, on the train", "end", "employer", "home"),
+        ("Just left Heathrow, landing in Rome at 6", "end", "employer", "Heathrow"),
+        ("I've been with Barclays for 10 years", "fact", "partner", "Barclays"),
+        ("I emailed Sanna (my manager) about it", "fact", "manager", "emailed Sanna"),
+        ("My parents are from Kerala, now in Dubai", "fact", "home", "Dubai"),
+        ("our dog Max passed his obedience class!", "end", "pet", "Max"),
+        ("Jake and I split up so we could cover more ground", "end", "partner", "Jake"),
+        ("I'm no longer the designated driver tonight lol", "end", "role", "designated driver"),
+        ("When I quit caffeine, I got horrible headaches", "end", "habit", "caffeine"),
+        ("I'm Catholic but not practising", "fact", "name", "Catholic"),
+        ("I work in a team for Mark", "fact", "employer", "Mark"),
+    ],
+)
+def test_fourth_review_no_fact_or_end_where_none_was_said(
+    message: str, kind: str, slot: str, value: str
+) -> None:
+    assert (kind, slot, value) not in {(i.kind, i.slot, i.value) for i in read(message)}
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "slot", "value"),
+    [
+        ("I'm not at Acme anymore", "end", "employer", "Acme"),
+        ("I emailed Sanna (my manager) about it", "fact", "manager", "Sanna"),
+        ("My cat Luna passed away last night", "end", "pet", "Luna"),
+        ("Mark and I broke up so I'm single now", "end", "partner", "Mark"),
+        ("ive been with Chloe 3 yrs and want to propose", "fact", "partner", "Chloe"),
+    ],
+)
+def test_fourth_review_what_must_still_be_read(
+    message: str, kind: str, slot: str, value: str
+) -> None:
+    assert (kind, slot, value) in {(i.kind, i.slot, i.value) for i in read(message)}
