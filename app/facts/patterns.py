@@ -153,7 +153,12 @@ def _call_me(sentence: str) -> Iterator[Found]:
 
 PATTERNS: tuple[Pattern | Reader, ...] = (
     # Who they are.
-    Pattern(rf"\bmy\s+name\s+is\s+(?P<v>{NAME})", "name", "Name is {v}", flags=0),
+    Pattern(
+        rf"\b[Mm]y\s+(?:full\s+|real\s+|legal\s+)?name\s+is\s+(?P<v>{NAME})",
+        "name",
+        "Name is {v}",
+        flags=0,
+    ),
     Pattern(
         rf"(?:^|,\s*|\band\s+)(?:hi|hello|hey)?[,!]?\s*(?:I'm|I’m|I\s+am|this\s+is)\s+"
         rf"(?!(?:{NATIONALITIES}|Catholic|Muslim|Jewish|Christian|Hindu|Sikh|Buddhist|Atheist|"
@@ -189,7 +194,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Is {v} years old",
     ),
     Pattern(
-        rf"\bI\s+(?:work(?:ed)?|am\s+working|'m\s+working|started|start|joined|will\s+start|"
+        rf"(?:(?:^|,\s*)(?:(?i:just|recently)\s+)?(?=started\b)|\bI\s+)"
+        rf"(?:work(?:ed)?|am\s+working|'m\s+working|started|start|joined|will\s+start|"
         rf"'ll\s+start|am\s+starting|'m\s+starting)(?:\s+(?:at|for|with)\s+{ORG}|\s+{ORG})?\s+as\s+"
         rf"(?:an?\s+|the\s+)?(?P<v>[a-z][\w -]*?(?:{ROLE_NOUNS}))\b",
         "role",

@@ -113,9 +113,9 @@ STANDING = re.compile(
 
 
 CALL_ME = re.compile(
-    rf"^(?:(?:btw|so|oh|and)\s*,?\s+)?(?:[Pp]lease\s+|[Pp]ls\s+)?[Cc]all\s+me\s+"
+    rf"^(?:(?:btw|so|oh|and)\s*,?\s+)?(?:[Pp]lease\s+|[Pp]ls\s+)?(?:[Jj]ust\s+)?[Cc]all\s+me\s+"
     r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight|"
-    rf"Later|Back|Now|Asap|ASAP)\b)({NAME})"
+    rf"Later|Back|Now|Asap|ASAP)\b)({NAME}|[A-Z]{{2,3}})(?:\s+(?:pls|please|plz|thanks|thx))?"
     r"(?:\s*[.!]?$|\s*[,—–-]\s*(?!(?:and|or|if|when|at|on|tomorrow|tonight|later)\b))"
 )
 """A name to be called by, said alone or before more about it ("call me Sam, not Samantha"); not

@@ -1024,3 +1024,16 @@ def test_more_of_what_people_outside_tech_say(message: str, slot: str, value: st
 )
 def test_a_salutation_and_a_test_state_no_fact(message: str, slot: str) -> None:
     assert not [i for i in read(message, PATTERNS) if i.slot == slot]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("call me Bex pls, nobody calls me Rebecca except my mum", "preferred_name", "Bex"),
+        ("pls just call me DJ, my full name is Dimitrios Ioannou", "preferred_name", "DJ"),
+        ("pls just call me DJ, my full name is Dimitrios Ioannou", "name", "Dimitrios Ioannou"),
+        ("just started at Ocado as a product designer on monday!!", "role", "product designer"),
+    ],
+)
+def test_names_and_a_new_role_said_in_passing(message: str, slot: str, value: str) -> None:
+    assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
