@@ -97,7 +97,13 @@ DEFAULT_SETS = (
         DATA / "extraction_heldout_everyday_4.jsonl",
         "fourth everyday held-out set (session 9), written before that session's tuning by "
         "someone who had seen neither the extractor, its training data nor the other sets, "
-        "measured once at its end, never tuned on",
+        "measured once at its end; read for misses after that",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_5.jsonl",
+        "fifth everyday held-out set (session 9), written late in that session by someone who "
+        "had seen neither the extractor, its training data nor the other sets, measured once at "
+        "its end, never tuned on",
     ),
 )
 
