@@ -195,11 +195,6 @@ class DurableReader:
                 trained["lasting_weights"].astype(np.float32),
             )
 
-    def scores(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Each row's lasting score, and its score for each slot."""
-        lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
-        return lasting, features @ self.slot_weights[:-1] + self.slot_weights[-1]
-
     def read(self, texts: Sequence[str], *, clauses: bool = False) -> list[Reading | None]:
         """For each sentence (or clause, with the stricter thresholds): its reading when it
         states something lasting about a slot, else None. Texts shorter than `MIN_WORDS`
@@ -216,7 +211,8 @@ class DurableReader:
         lasting_at_least = CLAUSE_LASTING_SCORE if clauses else LASTING_SCORE
         slot_at_least = CLAUSE_SLOT_SCORE if clauses else SLOT_SCORE
         features = reader_features(self.embedder, [with_subject(texts[n]) for n in readable])
-        lasting, slot_scores = self.scores(features)
+        lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
+        slot_scores = features @ self.slot_weights[:-1] + self.slot_weights[-1]
         for n, lasts, row in zip(readable, lasting, slot_scores, strict=True):
             best = int(row.argmax())
             if lasts < lasting_at_least or row[best] < slot_at_least:

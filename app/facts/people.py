@@ -10,21 +10,15 @@ from collections.abc import Iterator
 from app.facts.found import Found, listed_items
 from app.facts.vocabulary import DIETS, NAME, NATIONALITIES
 
-_NO_PARTNERS_NAME = re.compile(
-    rf"(?i:{NATIONALITIES}|{DIETS}|is|was|has|so|very|really|always|never)(?:\s+\S+)*"
-)
-"""What follows "my wife is" that says of her, not who she is."""
-
 
 def said_in_brackets(sentence: str) -> Iterator[Found]:
     """Who someone is to the user, said beside their name: "Sanna (my manager) asked me…", "I've
     been with Chloe 3 yrs"."""
     for match in _IN_BRACKETS.finditer(sentence):
-        slot = _BRACKETED[match.group("r").lower()]
-        name = match.group("v")
-        relation = match.group("r").lower()
-        text = _NAMED_TEXT[slot].format(r=relation.capitalize(), v=name)
-        yield Found("fact", slot, name, text, match.start())
+        relation = " ".join(match.group("r").lower().split())
+        slot, name = _slot_of(relation), match.group("v")
+        text = _NAMED_TEXT[slot].format(r=relation, v=name)
+        yield Found("fact", slot, name, text[0].upper() + text[1:], match.start())
     for match in _BEEN_WITH.finditer(sentence):
         name = match.group("v")
         if _NOT_A_PARTNER.search(sentence) or not _A_PARTNER.search(sentence):
@@ -32,25 +26,24 @@ def said_in_brackets(sentence: str) -> Iterator[Found]:
         yield Found("fact", "partner", name, f"Partner is {name}", match.start())
 
 
-_BRACKETED = {
-    "manager": "manager",
-    "boss": "manager",
-    "line manager": "manager",
-    "wife": "partner",
-    "husband": "partner",
-    "partner": "partner",
-    "girlfriend": "partner",
-    "boyfriend": "partner",
-    "son": "child",
-    "daughter": "child",
-    "colleague": "works_with",
-    "coworker": "works_with",
-    "co-worker": "works_with",
+_PARTNERS = r"wife|husband|hubby|wifey|partner|girlfriend|boyfriend|gf|bf|spouse|fianc[ée]e?"
+_RELATIONS = {
+    "partner": _PARTNERS,
+    "child": r"son|daughter|kid|stepson|stepdaughter",
+    "pet": r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|tortoise|turtle",
+    "manager": r"manager|boss|line\s+manager|supervisor|team\s+leader|team\s+lead",
+    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner",
 }
+"""Who someone is to the user, by the word for the relation, per slot."""
+
+
+def _slot_of(relation: str) -> str:
+    return next(slot for slot, words in _RELATIONS.items() if re.fullmatch(words, relation))
+
+
 _IN_BRACKETS = re.compile(
-    rf"(?<![\w'’-])(?P<v>(?-i:{NAME}))\s*\((?:my|our)\s+(?P<r>"
-    + "|".join(sorted(_BRACKETED, key=len, reverse=True))
-    + r")\)",
+    rf"(?<![\w'’-])(?P<v>(?-i:{NAME}))\s*\((?:my|our)\s+"
+    rf"(?P<r>{'|'.join(_RELATIONS.values())})\)",
     re.IGNORECASE,
 )
 _NOT_A_PARTNER = re.compile(
@@ -71,12 +64,17 @@ _BEEN_WITH = re.compile(
 )
 
 
+_NO_PARTNERS_NAME = re.compile(
+    rf"(?i:{NATIONALITIES}|{DIETS}|is|was|has|so|very|really|always|never)(?:\s+\S+)*"
+)
+"""What follows "my wife is" that says of her, not who she is."""
+
+
 def family(sentence: str) -> Iterator[Found]:
     """A partner, a child or a pet named with the relation ("my wife Sofia", "my son is called
     Leo", "I have two kids, Tom and Ana", "I adopted a dog named Rex")."""
-    relations = r"wife|husband|hubby|wifey|partner|girlfriend|boyfriend|gf|bf|spouse|fianc[ée]e?"
     for match in re.finditer(
-        rf"\b[Mm]y\s+(?P<r>{relations})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|,|\s+is)?"
+        rf"\b[Mm]y\s+(?P<r>{_PARTNERS})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|,|\s+is)?"
         rf"\s+(?P<v>{NAME})",
         sentence,
     ):
@@ -136,7 +134,7 @@ def named_in_passing(sentence: str) -> Iterator[Found]:
         if name.lower() in NOT_NAMES:
             continue
         relation = " ".join(match.group("r").lower().split())
-        slot = next(slot for slot, words in _RELATIONS.items() if re.fullmatch(words, relation))
+        slot = _slot_of(relation)
         text = _NAMED_TEXT[slot].format(r=relation, v=name)
         yield Found("fact", slot, name, text[0].upper() + text[1:], match.start())
 
@@ -178,15 +176,6 @@ _COUNTED_AND_NAMED = re.compile(
     r"[A-Za-z][a-z'’-]{1,14})\b",
     re.IGNORECASE,
 )
-
-
-_RELATIONS = {
-    "partner": r"wife|husband|partner|girlfriend|boyfriend|spouse|fianc[ée]e?",
-    "child": r"son|daughter|kid|stepson|stepdaughter",
-    "pet": r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|tortoise|turtle",
-    "manager": r"manager|boss|line\s+manager|supervisor|team\s+leader|team\s+lead",
-    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner",
-}
 
 
 _NAMED_TEXT = {

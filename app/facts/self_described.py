@@ -107,13 +107,13 @@ def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:
     Only where no one else is the sentence's subject ("my parents retired, moved to florida",
     "my son is 5, started at Lincoln Elementary"), and a move only to a known place ("moved to
     Notion for my notes", "meeting got cancelled, moved to Friday" name none)."""
+    places = known_places()
     for match in _MOVED_TO.finditer(sentence):
         place = match.group("v")
-        if fold(place) in known_places() and not _someone_else_before(sentence, match):
+        if fold(place) in places and not _someone_else_before(sentence, match):
             yield Found("fact", "home", place, f"Lives in {place}", match.start())
     for match in _MOVED_FROM_TO.finditer(sentence):
         left, moved_to = match.group("left"), match.group("v")
-        places = known_places()
         if _someone_else_before(sentence, match) or _MOVED_ON.search(sentence, match.end()):
             continue
         if fold(left) in places and fold(moved_to) in places:

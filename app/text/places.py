@@ -27,9 +27,11 @@ MAX_WORDS = 3
 
 _AFTER_PREPOSITION = re.compile(
     r"\b(?:in|to|from|near|outside|around|of)\s+(?:the\s+)?"
-    r"(?P<words>[a-zà-ÿ][\wà-ÿ'’.-]*(?:\s+[a-zà-ÿ][\wà-ÿ'’.-]*){0,2})",
+    r"(?=(?P<words>[a-zà-ÿ][\wà-ÿ'’.-]*(?:\s+[a-zà-ÿ][\wà-ÿ'’.-]*){0,2}))",
     re.IGNORECASE,
 )
+"""A preposition, and (looked at, not taken) up to `MAX_WORDS` words after it: a place found
+there does not hide the next preposition ("from leeds to bristol")."""
 
 
 @lru_cache(maxsize=1)
@@ -41,29 +43,36 @@ def known_places() -> dict[str, str]:
 
 def places_capitalised(text: str) -> str:
     """`text` with each known place after a preposition written with its capitals."""
-    return _AFTER_PREPOSITION.sub(_capitalised, text)
+    pieces: list[str] = []
+    at = 0
+    for match in _AFTER_PREPOSITION.finditer(text):
+        start = match.start("words")
+        found = _place_in(match.group("words")) if start >= at else None
+        if found is not None:
+            said, written = found
+            pieces += [text[at:start], written]
+            at = start + len(said)
+    return "".join([*pieces, text[at:]])
 
 
-def _capitalised(match: re.Match[str]) -> str:
-    """The preposition and the words after it, the longest known place among their first
-    words given its capitals."""
+def _place_in(words: str) -> tuple[str, str] | None:
+    """The longest known place among the first words, as said and with its capitals."""
     places = known_places()
-    said = match.group("words")
-    words = list(_WORD.finditer(said))
-    for count in range(min(MAX_WORDS, len(words)), 0, -1):
-        name = " ".join(word.group().rstrip(".") for word in words[:count])
+    found = list(_WORD.finditer(words))
+    for count in range(min(MAX_WORDS, len(found)), 0, -1):
+        name = " ".join(word.group().rstrip(".") for word in found[:count])
         written = places.get(fold(name))
         if written is None:
             continue
+        said = words[: found[count - 1].end()]
         letters = list(said)
-        for word, written_word in zip(words[:count], written.split(), strict=True):
+        for word, written_word in zip(found[:count], written.split(), strict=True):
             if len(written_word) > 1 and written_word.isupper():  # "the uk": the UK
                 letters[word.start() : word.end()] = word.group().upper()
             elif written_word[:1].isupper():
                 letters[word.start()] = letters[word.start()].upper()
-        head = match.start("words") - match.start()
-        return match.group()[:head] + "".join(letters)
-    return match.group()
+        return said, "".join(letters)
+    return None
 
 
 _WORD = re.compile(r"\S+")

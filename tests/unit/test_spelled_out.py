@@ -47,6 +47,7 @@ def test_words_that_are_words_without_an_apostrophe_stay(typed: str) -> None:
         ),
         ("not far from gdańsk", "not far from Gdańsk"),
         ("moved to the uk in 2019", "moved to the UK in 2019"),
+        ("i moved from leeds to bristol", "i moved from Leeds to Bristol"),  # one after another
     ],
 )
 def test_a_place_after_a_preposition_gets_its_capitals(typed: str, read_as: str) -> None:
