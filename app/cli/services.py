@@ -14,7 +14,7 @@ from pathlib import Path
 
 from app.queues import QUEUES
 from app.settings import Settings, get_settings
-from app.watchdog import PARENT_ENV
+from app.watchdog import PARENT_ENV, stop_left_behind
 
 
 @contextmanager
@@ -50,6 +50,10 @@ def services(settings: Settings, *, migrate: bool = False) -> Iterator[Settings]
         yield get_settings()
     finally:
         running.stop()
+        # What the orderly stop left (a worker's pool child that outlived its main process, a
+        # server slow to go under load) is stopped by the watchdog's own rules before it goes:
+        # nothing of ours outlives this process.
+        stop_left_behind(os.getpid(), settings.data_dir.resolve())
         watchdog.terminate()
         watchdog.wait()
 
