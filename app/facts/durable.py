@@ -119,12 +119,15 @@ _OTHERS = (
 _SOMEONE_ELSE = re.compile(
     rf"^(?:(?:my|our)\s+(?:(?:best|older|younger|little|big|old|new)\s+)?(?P<who>{_OTHERS})"
     r"(?:'s|’s)?|(?P<kin>mum|mom|dad|grandma|grandpa|nan)(?:'s|’s)?|he|she|they|his|her|their|"
-    r"(?-i:[A-Z][a-z]+)(?:,\s+(?:the|my|our)\b|\s+(?:on|in|from)\s+(?:my|our)\b))\b",
+    r"(?-i:[A-Z][a-z]+)(?:,\s+(?:the|my|our)\b|\s+(?:on|in|from)\s+(?:my|our)\b)|"
+    r"(?:my|our)\s+(?!(?:favou?rite|local|own|usual|main|first|native|home|go-to|new|old|names?)\b)"
+    r"(?P<named_by>[a-z]+)\s+(?-i:[A-Z][a-z]+)(?!['’]s)\b(?!\s+(?:and|&)\s+I\b))\b",
     re.IGNORECASE,
 )
 """A sentence about someone else: "my sister has lived in Oslo for years", "dad's been diabetic
 for 20 years", "our new CTO speaks five languages", "Sara on my team is vegan", "Tomasz, the
-guy who sits next to me, runs marathons"…"""
+guy who sits next to me, runs marathons", "my regular Janice wants a bob" (someone named by
+what they are to the user)…"""
 _RELATION_WORDS = {
     "partner": re.compile(r"wife|husband|partner|boyfriend|girlfriend|fianc", re.I),
     "child": re.compile(r"son|daughter|kids?|children|boys?|girls?", re.I),
@@ -234,7 +237,7 @@ def _about_someone_else(slot: str, said: str) -> bool:
     relation = _RELATION_WORDS.get(slot)
     if relation is None:
         return True
-    who = other.group("who")
+    who = other.group("who") or other.group("named_by")
     return who is not None and relation.fullmatch(who) is None
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from app.facts.durable import DurableReader, Reading
+from app.facts.durable import DurableReader, Reading, as_said
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
@@ -22,6 +22,7 @@ from app.facts.utterances import (
     sentences,
     statement_clauses,
 )
+from app.facts.workplace import WORK_SLOTS, place_of_work
 from app.text.casual import spelled_out
 from app.text.words import fold
 
@@ -51,6 +52,8 @@ class EmbeddedExtractor:
         ]
         if self.reader is not None:
             self._read_the_rest(self.reader, per_sentence)
+        for _, sentence, said_on, items in per_sentence:
+            items.extend(_where_the_work_is(sentence, said_on, items))
         return dedupe(
             [replace(item, turn=number) for number, _, _, items in per_sentence for item in items]
         )
@@ -116,6 +119,31 @@ class EmbeddedExtractor:
 
 _ALTERNATIVES = re.compile(r"^(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+or\s+\w+", re.IGNORECASE)
 """Choices a question opens with ("cat or dog for a first pet, pros and cons?"), not a fact."""
+
+
+def _where_the_work_is(sentence: str, said_on: date, items: list[Extracted]) -> list[Extracted]:
+    """The town of the user's work, named beside it (`app.facts.workplace`), when the sentence
+    gave a fact of the work and no office or home."""
+    facts = [item for item in items if item.kind == "fact"]
+    if any(item.slot in ("office", "home") for item in facts):
+        return []
+    work = [item.value or item.text for item in facts if item.slot in WORK_SLOTS]
+    found = place_of_work(sentence, work)
+    if found is None:
+        return []
+    place, clause = found
+    span = span_of(clause, said_on)
+    return [
+        Extracted(
+            kind="fact",
+            text=as_said(clause),
+            said_on=said_on,
+            slot="office",
+            value=place,
+            valid_from=span.valid_from,
+            valid_until=span.valid_until,
+        )
+    ]
 
 
 def _reads_a_fact(items: list[Extracted]) -> bool:

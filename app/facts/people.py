@@ -32,7 +32,8 @@ _RELATIONS = {
     "child": r"son|daughter|kid|stepson|stepdaughter",
     "pet": r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|tortoise|turtle",
     "manager": r"manager|boss|line\s+manager|supervisor|team\s+leader|team\s+lead",
-    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner",
+    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner|apprentice|"
+    r"assistant|PA|intern|trainee|deputy|sous\s+chef|mentor|client",
 }
 """Who someone is to the user, by the word for the relation, per slot."""
 
