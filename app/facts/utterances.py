@@ -96,6 +96,9 @@ _STANDING_RULE = re.compile(r"\b(?:always|never)\b", re.IGNORECASE)
 Python" is kept whole, as the patterns read it."""
 
 
+_ASKED_OF_YOU = rf"(?:^|[,;:—–-]\s*|\b(?:so|and|but)\s+)(?:{_PLEASE}\s+)?"
+"""Where a standing request about the answers' form begins: the sentence's start, or a clause's
+after the reason for it ("I'm blind and use NVDA, please avoid tables in your answers")."""
 STANDING = re.compile(
     rf"^(?:(?:and|also)\s+)?(?:{_PLEASE}\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
     r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
@@ -107,7 +110,14 @@ STANDING = re.compile(
     rf"(?:{_PLEASE}\s+)?"
     r"(?:give|use|write|answer|reply|keep|send|show|make|call|don't|do\s+not|always|never|just)\b|"
     r"\bstop\s+\w+ing\b[^.!?]{0,60}?\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|"
-    r"responses?)\b",
+    r"responses?)\b|"
+    rf"{_ASKED_OF_YOU}(?:avoid|skip|use|add|include|put|drop|leave\s+out|stop\s+using|"
+    r"don't\s+use|do\s+not\s+use|no)\b[^.!?]{0,40}?\b(?:in|from)\s+(?:all\s+)?(?:your|the)\s+"
+    r"(?:answers?|repl(?:y|ies)|responses?|explanations?|recipes)\b|"
+    rf"{_ASKED_OF_YOU}(?:avoid|skip|stop\s+using|no(?:\s+more)?|use|break\s+(?:things|it|them|"
+    r"everything)\s+up\s+into|keep\s+(?:it|things|everything|them))\b[^.!?]{0,30}?\b"
+    r"(?:tables?|bullet\s*points?|bullets|paragraphs?|jargon|emojis?|headings?|chunks?|"
+    r"numbered\s+steps|walls?\s+of\s+text|plain\s+english|short|simple)\b",
     re.IGNORECASE,
 )
 

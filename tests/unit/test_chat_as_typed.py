@@ -1037,3 +1037,28 @@ def test_a_salutation_and_a_test_state_no_fact(message: str, slot: str) -> None:
 )
 def test_names_and_a_new_role_said_in_passing(message: str, slot: str, value: str) -> None:
     assert (slot, value) in [(i.slot, i.value) for i in read(message) if i.kind == "fact"]
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("please avoid tables in your answers", "avoid tables"),
+        (
+            "I'm blind and use NVDA as my screen reader, please avoid tables in your answers",
+            "avoid",
+        ),
+        ("i have ADHD so walls of text are hard, break things up into small chunks pls", "chunks"),
+        ("no bullet points please", "bullet points"),
+    ],
+)
+def test_a_request_about_the_answers_form_is_a_standing_instruction(
+    message: str, asked: str
+) -> None:
+    instructions = [item.text for item in read(message) if item.slot == "instruction"]
+    assert any(asked in text.lower() for text in instructions), instructions
+
+
+def test_a_question_about_the_answers_form_is_no_instruction() -> None:
+    assert not any(
+        item.slot == "instruction" for item in read("can you avoid tables in your answers?")
+    )
