@@ -712,8 +712,10 @@ def _events(sentence: str, facts: list[Found]) -> Iterator[Found]:
 
 def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
     """Facts, events and ends of one sentence written on `said_on`."""
-    if len(sentence) > MAX_SENTENCE_CHARS or not keeps_open(sentence):
+    if len(sentence) > MAX_SENTENCE_CHARS:
         return []
+    if not keeps_open(sentence):
+        return list(_owned_devices(sentence, said_on))
     facts = [f for read in _READERS for f in read(sentence)]
     facts = _drop_overlaps(facts)
     events = list(_events(sentence, facts))
@@ -756,6 +758,20 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
                 )
             )
     return out
+
+
+def _owned_devices(sentence: str, said_on: date) -> Iterator[Extracted]:
+    """A device or aid the user names as theirs in a question or a request ("how do I make the
+    writing bigger on my iPad?", "can my hearing aids pair with a TV?"): the question states
+    nothing else, but that they have it lasts."""
+    for match in _OWNED_DEVICE.finditer(sentence):
+        device = match.group("v")
+        yield Extracted(
+            kind="fact", text=f"Uses {device}", said_on=said_on, slot="uses", value=device
+        )
+
+
+_OWNED_DEVICE = re.compile(rf"\bmy\s+(?:new\s+|old\s+)?(?P<v>(?i:{AIDS_AND_DEVICES}))(?![\w-])")
 
 
 def _drop_overlaps(facts: list[Found]) -> list[Found]:

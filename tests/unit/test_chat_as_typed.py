@@ -1062,3 +1062,18 @@ def test_a_question_about_the_answers_form_is_no_instruction() -> None:
     assert not any(
         item.slot == "instruction" for item in read("can you avoid tables in your answers?")
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "device"),
+    [
+        ("Could you tell me how to make the writing bigger on my iPad please.", "iPad"),
+        ("can my hearing aids pair with a TV?", "hearing aids"),
+    ],
+)
+def test_a_device_named_as_ones_own_in_a_question_is_kept(message: str, device: str) -> None:
+    assert [(item.slot, item.value) for item in read(message)] == [("uses", device)]
+
+
+def test_a_device_asked_about_and_not_owned_is_not_kept() -> None:
+    assert read("should I get an iPad or a Kindle for reading?") == []
