@@ -31,13 +31,21 @@ def said_first(sentence: str) -> Iterator[Found]:
     24/7", "as a 62 year old retiree, is it dumb to buy an EV", "paralegal at a small firm —
     whats the fastest way…", "backend dev, mostly go and postgres". Only the opening clause, and
     only when it says nothing of anyone else ("manager at the store was rude" is not read)."""
-    first = (clauses(sentence) or [sentence])[0]
+    said = clauses(sentence) or [sentence]
+    first = said[0]
+    introduced = _after_the_introduction(said)
     if _SOMEONE_DOES.search(first):
-        return
+        if introduced is None:
+            return
+        first = introduced  # "I'm Mei, 29, pharmacy tech on nights": the role after the name
     age = _AGE_FIRST.match(first)
     if age:
         yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", 0)
-    role = _ROLE_FIRST.match(first)
+    role = _ROLE_FIRST.match(first) or (
+        _ROLE_FIRST.match(introduced)
+        if introduced is not None and not _SOMEONE_DOES.search(introduced)
+        else None
+    )
     if role:
         yield Found("fact", "role", role.group("v"), f"Works as {role.group('v')}", 0)
         if role.group("org"):  # "backend dev at Shopify here"
@@ -89,11 +97,30 @@ _FIRST_NAME = r"[A-Z][a-zà-ÿ-]+"
 
 
 _ROLE_FIRST = re.compile(
-    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?(?!dear\b)(?P<v>{_ROLE})"
+    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:(?:work(?:ing)?\s+)?as\s+)?(?:an?\s+)?(?!dear\b)(?P<v>{_ROLE})"
     rf"(?:\s+(?:at|for|with)\s+(?P<org>(?-i:{ORG}))(?:\s+here)?\s*$|"
-    r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*$)",
+    r"(?:\s+(?:at|for|with|in|on)\s+[^,;]{1,40}|\s+aged\s+[1-9]\d)?\s*$)",
     re.IGNORECASE,
 )
+
+
+def _after_the_introduction(said: list[str]) -> str | None:
+    """The clause after an introduction's name, age or nationality ("I'm Mei, 29, pharmacy
+    tech on nights", "I am Mrs. Okafor, a retired midwife aged 71", "i'm 19, apprentice
+    mechanic at Kwik Fit"), when the sentence opens with one."""
+    at = 0
+    while at < len(said) - 1 and _INTRODUCTION.fullmatch(said[at].strip()):
+        at += 1
+    return said[at] if at > 0 else None
+
+
+_INTRODUCTION = re.compile(
+    r"(?:(?:hi|hey|hello|hiya)\W+)?(?:I(?:['’]m|\s+am)\s+)?(?:(?:Mrs?|Ms|Miss|Dr)\.?\s+)?"
+    rf"(?:(?-i:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)|[1-9]\d(?:\s*(?:yo|y/o|yrs?\s+old|years?\s+old))?|"
+    rf"{NATIONALITIES})\.?",
+    re.IGNORECASE,
+)
+"""One item of an introduction: a name, an age or a nationality, with or without "I'm"."""
 _NAMED_AND_AGED = re.compile(
     rf"^(?:(?:hi|hey|hello)\W+)?I['’]m\s+{_FIRST_NAME}\s*,\s*(?P<v>[1-9]\d)\s*(?:,|$|yo\b|y/o\b)"
 )

@@ -1077,3 +1077,27 @@ def test_a_device_named_as_ones_own_in_a_question_is_kept(message: str, device: 
 
 def test_a_device_asked_about_and_not_owned_is_not_kept() -> None:
     assert read("should I get an iPad or a Kindle for reading?") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "role"),
+    [
+        (
+            "i'm Mei, 29, pharmacy tech on nights, need a meal plan that works around that",
+            "pharmacy tech",
+        ),
+        (
+            "i'm 19, apprentice mechanic at Kwik Fit, explain tyre balancing simply?",
+            "apprentice mechanic",
+        ),
+        ("I'm Filipino, working as a carer in a nursing home.", "carer"),
+    ],
+)
+def test_a_role_said_after_an_introductions_name_age_or_nationality_is_kept(
+    message: str, role: str
+) -> None:
+    assert ("role", role) in [(item.slot, item.value) for item in read(message)]
+
+
+def test_an_introduction_followed_by_someone_elses_role_gives_no_role() -> None:
+    assert not any(item.slot == "role" for item in read("I'm Tom, my brother is a nurse"))
