@@ -95,7 +95,10 @@ class EmbeddedExtractor:
                     parts.append((n, clause))
                 elif whole_closed:  # "I'm vegetarian, what should I order?"
                     items.extend(item for item in read if item.kind in ("fact", "end"))
-                # else the whole sentence's patterns read what this clause's read
+                elif not _ASIDE_ON_A_NAME.search(sentence[: sentence.find(clause)]):
+                    # what a pattern anchored at a start reads in this clause alone (not in an
+                    # aside on someone: "I report to Dana Whitfield (VP of Ops)")
+                    items.extend(_not_given_yet(read, items))
         readings = reader.read([clause for _, clause in parts], clauses=True)
         for (n, clause), reading in zip(parts, readings, strict=True):
             if reading is None:
@@ -143,6 +146,28 @@ def _where_the_work_is(sentence: str, said_on: date, items: list[Extracted]) -> 
             valid_from=span.valid_from,
             valid_until=span.valid_until,
         )
+    ]
+
+
+_ASIDE_ON_A_NAME = re.compile(r"[A-Z][\w'’-]+\s*[(,]\s*$")
+_SAID_FIRST = frozenset({"age", "role", "employer", "diet"})
+"""The slots a clause's opening words give (`app.facts.self_described.said_first`)."""
+
+
+def _not_given_yet(read: list[Extracted], items: list[Extracted]) -> list[Extracted]:
+    """The facts a clause's patterns read that its sentence's did not: a slot the sentence gave
+    no fact of, or a new value of a slot of several values. (The sentence's patterns read most
+    of what its clauses' do; those anchored at a clause's start, such as a role said first,
+    only there: "I'm from Poland originally, work as a welder in Port Talbot".)"""
+    given = {(item.slot, fold(item.value or "")) for item in items}
+    slots = {item.slot for item in items if item.kind == "fact"}
+    return [
+        item
+        for item in read
+        if item.kind == "fact"
+        and item.slot in _SAID_FIRST
+        and (item.slot, fold(item.value or "")) not in given
+        and (item.slot not in slots or item.slot in MULTI_VALUED)
     ]
 
 

@@ -99,7 +99,7 @@ _FIRST_NAME = r"[A-Z][a-zà-ÿ-]+"
 _ROLE_FIRST = re.compile(
     rf"^(?:(?:so|ok|hey|hi)\W+)?(?:(?:work(?:ing)?\s+)?as\s+)?(?:an?\s+)?(?!dear\b)(?P<v>{_ROLE})"
     rf"(?:\s+(?:at|for|with)\s+(?P<org>(?-i:{ORG}))(?:\s+here)?\s*$|"
-    r"(?:\s+(?:at|for|with|in|on)\s+[^,;]{1,40}|\s+aged\s+[1-9]\d)?\s*$)",
+    r"(?:\s+(?:at|for|with|in|on)\s+[^,;]{1,40}|\s+aged\s+[1-9]\d)?\s*[.!]?\s*$)",
     re.IGNORECASE,
 )
 

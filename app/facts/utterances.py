@@ -117,7 +117,9 @@ STANDING = re.compile(
     rf"{_ASKED_OF_YOU}(?:avoid|skip|stop\s+using|no(?:\s+more)?|use|break\s+(?:things|it|them|"
     r"everything)\s+up\s+into|keep\s+(?:it|things|everything|them))\b[^.!?]{0,30}?\b"
     r"(?:tables?|bullet\s*points?|bullets|paragraphs?|jargon|emojis?|headings?|chunks?|"
-    r"numbered\s+steps|walls?\s+of\s+text|plain\s+english|short|simple)\b",
+    r"numbered\s+steps|walls?\s+of\s+text|plain\s+english|short|simple)\b|"
+    r"\b(?:I|I['’]m|I\s+am|I['’]ve)\b[^.!?]{2,80}?(?:,\s*|\s+)(?:so|—|–)\s+"
+    r"(?:[^.!?]{0,60}?\b(?:please|pls|plz)\b|(?:please|pls|plz)\b)",
     re.IGNORECASE,
 )
 

@@ -32,6 +32,11 @@ _A_HOME = re.compile(
     re.IGNORECASE,
 )
 """Words that make a place in the clause a home, a trip or someone else's, not the work's."""
+_PART_OF_A_NAME = re.compile(
+    r"\s+(?:uni|university|college|school|airport|station|general|infirmary|royal)\b", re.I
+)
+"""A place that begins the name of somewhere ("engineering student at Glasgow uni"): where one
+studies or is treated, not a town one works in."""
 
 
 def place_of_work(sentence: str, work_values: list[str]) -> tuple[str, str] | None:
@@ -46,7 +51,12 @@ def place_of_work(sentence: str, work_values: list[str]) -> tuple[str, str] | No
             continue
         for match in _IN_A_PLACE.finditer(clause):
             place = _known_prefix(match.group("v"))
-            if place is not None and fold(place) not in folded_values:
+            after = clause[match.start("v") + len(place or "") :]
+            if (
+                place is not None
+                and fold(place) not in folded_values
+                and not _PART_OF_A_NAME.match(after)
+            ):
                 return place, clause
     return None
 

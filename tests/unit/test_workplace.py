@@ -78,3 +78,8 @@ def test_someone_named_by_what_they_are_to_the_user_is_no_partner_of_theirs() ->
     facts = slots_of("my regular Janice wants a bob")
     assert not any(slot == "partner" for slot, _ in facts)
     assert ("name", "Ravi") in slots_of("my names Ravi btw")
+
+
+def test_a_place_that_begins_the_name_of_a_university_is_not_a_town_of_work() -> None:
+    facts = slots_of("i'm 23, final year engineering student at Glasgow uni, help me")
+    assert not any(slot == "office" for slot, _ in facts)
