@@ -130,7 +130,11 @@ guy who sits next to me, runs marathons", "my regular Janice wants a bob" (someo
 what they are to the user)…"""
 _RELATION_WORDS = {
     "partner": re.compile(r"wife|husband|partner|boyfriend|girlfriend|fianc", re.I),
-    "child": re.compile(r"son|daughter|kids?|children|boys?|girls?", re.I),
+    "child": re.compile(
+        r"son|daughter|kids?|children|boys?|girls?|twins?|triplets|bab(?:y|ies)|eldest|youngest|"
+        r"step(?:son|daughter)|toddler|teen(?:ager)?s?",
+        re.I,
+    ),
     "pet": re.compile(r"dog|cat", re.I),
     "manager": re.compile(r"boss|manager|lead|director|vp", re.I),
     "works_with": re.compile(r"colleagues?|co-?workers?|teammates?|client|customers?|lead", re.I),
@@ -237,6 +241,8 @@ def _about_someone_else(slot: str, said: str) -> bool:
     relation = _RELATION_WORDS.get(slot)
     if relation is None:
         return True
+    if other.group("named_by") and slot == "pet":
+        return False  # "our greyhound Biscuit": an animal is named by its kind, of many words
     who = other.group("who") or other.group("named_by")
     return who is not None and relation.fullmatch(who) is None
 

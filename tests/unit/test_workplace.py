@@ -83,3 +83,16 @@ def test_someone_named_by_what_they_are_to_the_user_is_no_partner_of_theirs() ->
 def test_a_place_that_begins_the_name_of_a_university_is_not_a_town_of_work() -> None:
     facts = slots_of("i'm 23, final year engineering student at Glasgow uni, help me")
     assert not any(slot == "office" for slot, _ in facts)
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "name"),
+    [
+        ("my twins Leo and Nora start kindergarten in august, what do they need", "child", "Leo"),
+        ("our greyhound Biscuit is scared of stairs", "pet", "Biscuit"),
+    ],
+)
+def test_children_and_pets_named_by_their_kind_are_still_the_users(
+    message: str, slot: str, name: str
+) -> None:
+    assert (slot, name) in slots_of(message)
