@@ -150,22 +150,26 @@ def _where_the_work_is(sentence: str, said_on: date, items: list[Extracted]) -> 
 
 
 _ASIDE_ON_A_NAME = re.compile(r"[A-Z][\w'’-]+\s*[(,]\s*$")
-_SAID_FIRST = frozenset({"age", "role", "employer", "diet"})
+_WHOLE_SENTENCE_SLOTS = frozenset({"instruction", "language"})
+"""Slots a sentence's patterns read from the whole of it: a standing instruction is the whole
+sentence ("I'm deaf, so … text only please"), a clause of it would be a second, partial copy;
+a language is read with what the sentence says of it ("fluent in Polish, learning Norwegian")."""
 """The slots a clause's opening words give (`app.facts.self_described.said_first`)."""
 
 
 def _not_given_yet(read: list[Extracted], items: list[Extracted]) -> list[Extracted]:
     """The facts a clause's patterns read that its sentence's did not: a slot the sentence gave
     no fact of, or a new value of a slot of several values. (The sentence's patterns read most
-    of what its clauses' do; those anchored at a clause's start, such as a role said first,
-    only there: "I'm from Poland originally, work as a welder in Port Talbot".)"""
+    of what its clauses' do; those anchored at a clause's start only there: "I'm from Poland
+    originally, work as a welder in Port Talbot", "originally from Lagos, living in Houston
+    now".)"""
     given = {(item.slot, fold(item.value or "")) for item in items}
     slots = {item.slot for item in items if item.kind == "fact"}
     return [
         item
         for item in read
         if item.kind == "fact"
-        and item.slot in _SAID_FIRST
+        and item.slot not in _WHOLE_SENTENCE_SLOTS
         and (item.slot, fold(item.value or "")) not in given
         and (item.slot not in slots or item.slot in MULTI_VALUED)
     ]

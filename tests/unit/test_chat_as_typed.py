@@ -1125,3 +1125,11 @@ def test_a_role_said_first_in_a_later_clause_is_kept_and_one_in_an_aside_on_a_na
     assert ("role", "welder") in [(item.slot, item.value) for item in welder]
     aside = read("For context I report to Dana Whitfield (VP of Ops), so the tone is formal.")
     assert not any(item.slot == "role" for item in aside)
+
+
+def test_a_home_said_without_a_subject_after_an_origin_is_kept() -> None:
+    facts = [
+        (item.slot, item.value) for item in read("originally from Lagos, living in Houston now.")
+    ]
+    assert ("origin", "Lagos") in facts
+    assert ("home", "Houston") in facts
