@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from app.facts.durable import DurableReader, Reading, as_said
+from app.facts.durable import DurableReader, Reading, about_someone_else, as_said
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
@@ -98,7 +98,11 @@ class EmbeddedExtractor:
                 elif not _ASIDE_ON_A_NAME.search(sentence[: sentence.find(clause)]):
                     # what a pattern anchored at a start reads in this clause alone (not in an
                     # aside on someone: "I report to Dana Whitfield (VP of Ops)")
-                    items.extend(_not_given_yet(read, items))
+                    items.extend(
+                        item
+                        for item in _not_given_yet(read, items)
+                        if not about_someone_else(item.slot or "", as_said(sentence))
+                    )
         readings = reader.read([clause for _, clause in parts], clauses=True)
         for (n, clause), reading in zip(parts, readings, strict=True):
             if reading is None:
@@ -149,7 +153,7 @@ def _where_the_work_is(sentence: str, said_on: date, items: list[Extracted]) -> 
     ]
 
 
-_ASIDE_ON_A_NAME = re.compile(r"[A-Z][\w'’-]+\s*[(,]\s*$")
+_ASIDE_ON_A_NAME = re.compile(r"[A-Z][\w'’-]+\s*\(\s*$")
 _WHOLE_SENTENCE_SLOTS = frozenset({"instruction", "language"})
 """Slots a sentence's patterns read from the whole of it: a standing instruction is the whole
 sentence ("I'm deaf, so … text only please"), a clause of it would be a second, partial copy;
