@@ -295,6 +295,7 @@ _OPENS_WITH_A_VERB = re.compile(
     re.IGNORECASE,
 )
 _BEEN = re.compile(r"^been\b", re.IGNORECASE)
+_HAVE = re.compile(r"^(?:have|had)\s+(?:\w+ed|been|lived|worked|got)\b", re.IGNORECASE)
 _BEING = re.compile(r"^being\s+", re.IGNORECASE)
 _THIS_MOMENT = re.compile(
     r"\b(?:right\s+now|rn|atm|at\s+the\s+moment|tonight|this\s+morning|this\s+afternoon)\b", re.I
@@ -324,6 +325,8 @@ def with_subject(text: str) -> str:
         return text
     if _BEEN.match(text):  # "been in boston 12 yrs"
         return f"I've {text}"
+    if _HAVE.match(text):  # "have lived in Tokyo since 2019"
+        return f"I {text}"
     return f"I'm {_BEING.sub('', text)}"  # "being the only data engineer here"
 
 

@@ -331,6 +331,8 @@ def test_each_nationality_or_language_named_is_a_fact(
         ("currently on the train to work", "currently on the train to work"),
         ("20 min max", "20 min max"),
         ("Anna says hi", "Anna says hi"),
+        ("have lived in Tokyo since 2019", "I have lived in Tokyo since 2019"),
+        ("been in boston 12 yrs", "I've been in boston 12 yrs"),
     ],
 )
 def test_the_reader_puts_back_the_im_chat_leaves_out_and_nothing_else(
