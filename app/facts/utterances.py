@@ -96,7 +96,7 @@ _STANDING_RULE = re.compile(r"\b(?:always|never)\b", re.IGNORECASE)
 Python" is kept whole, as the patterns read it."""
 
 
-_ASKED_OF_YOU = rf"(?:^|[,;:—–-]\s*|\b(?:so|and|but)\s+)(?:{_PLEASE}\s+)?"
+_ASKED_OF_YOU = rf"(?:^|[,;:—–]\s*|\b(?:so|and|but)\s+)(?:{_PLEASE}\s+)?"
 """Where a standing request about the answers' form begins: the sentence's start, or a clause's
 after the reason for it ("I'm blind and use NVDA, please avoid tables in your answers")."""
 STANDING = re.compile(

@@ -103,7 +103,19 @@ DEFAULT_SETS = (
         DATA / "extraction_heldout_everyday_5.jsonl",
         "fifth everyday held-out set (session 9), written late in that session by someone who "
         "had seen neither the extractor, its training data nor the other sets, measured once at "
-        "its end, never tuned on",
+        "its end; its misses read in session 10",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_6.jsonl",
+        "sixth everyday held-out set (session 10), written before that session's changes by "
+        "someone who had seen neither the extractor, its training data nor the other sets; "
+        "measured before and after its first changes, then read for misses",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_7.jsonl",
+        "seventh everyday held-out set (session 10), written after that session's first changes "
+        "by someone who had seen neither the extractor, its training data nor the other sets; "
+        "measured once, at its end, never tuned on",
     ),
 )
 
