@@ -141,15 +141,6 @@ def _instructions(sentence: str) -> Iterator[Found]:
         value = value.strip().rstrip(".!")
         if value:
             yield Found("fact", "instruction", value, value[0].upper() + value[1:], 0)
-        for match in _ANSWERED_IN.finditer(sentence):  # "always reply in Polish": speaks it
-            language = match.group("v")
-            yield Found("fact", "language", language, f"Speaks {language}", match.start())
-
-
-_ANSWERED_IN = re.compile(
-    r"\b(?:answer|reply|respond|write|talk|speak)(?:s|ing)?\s+(?:to\s+me\s+|back\s+)?"
-    rf"(?:only\s+)?in\s+(?P<v>{LANGUAGES})\b"
-)
 
 
 def _call_me(sentence: str) -> Iterator[Found]:

@@ -1117,11 +1117,6 @@ def test_a_request_made_for_a_lasting_reason_is_a_standing_instruction(message: 
     assert any(item.slot == "instruction" for item in read(message))
 
 
-def test_asking_to_be_answered_in_a_language_says_the_user_speaks_it() -> None:
-    facts = [(item.slot, item.value) for item in read("Please always reply in Polish if you can")]
-    assert ("language", "Polish") in facts
-
-
 def test_a_role_said_first_in_a_later_clause_is_kept_and_one_in_an_aside_on_a_name_is_not() -> None:
     welder = read("I'm from Poland originally but British citizen since 2020, work as a welder.")
     assert ("role", "welder") in [(item.slot, item.value) for item in welder]
