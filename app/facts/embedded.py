@@ -32,16 +32,18 @@ class EmbeddedExtractor:
     (`app.facts.durable`) when meaning is on; offline, about 0.5 ms a message on 2 cores (the
     patterns alone 0.15 ms).
 
-    `embedded-5` is the patterns with the reader, reading chat's spelling (dropped apostrophes,
-    places, teams, tools and organisations in lower case) and its fragments; `embedded-5-patterns`
-    the same patterns alone (`embedded-4` and `embedded-1` before them; `embedded-3` read the
+    `embedded-6` is the patterns with the reader, reading chat's spelling (dropped apostrophes,
+    places, teams, tools and organisations in lower case) and its fragments, and a second fact a
+    clause states (the town of the work beside it, what a clause's opening says);
+    `embedded-6-patterns` the same patterns alone (`embedded-5` before the second facts of
+    clauses; `embedded-4` and `embedded-1` before chat's spelling; `embedded-3` read the
     same sentences with fewer patterns and kept nothing after an end; `embedded-2`, the reader's
     first version, whole sentences with the gate's lasting probe): re-extraction re-runs the
     kept turns of batches made by another."""
 
     def __init__(self, reader: DurableReader | None = None) -> None:
         self.reader = reader
-        self.name = "embedded-5" if reader is not None else "embedded-5-patterns"
+        self.name = "embedded-6" if reader is not None else "embedded-6-patterns"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
