@@ -118,7 +118,7 @@ _OTHERS = (
 )
 _SOMEONE_ELSE = re.compile(
     rf"^(?:(?:my|our)\s+(?:(?:best|older|younger|little|big|old|new)\s+)?(?P<who>{_OTHERS})"
-    r"(?:'s|’s)?|(?P<kin>mum|mom|dad|grandma|grandpa|nan)(?:'s|’s)?|he|she|they|his|her|their|"
+    r"(?:'s|’s)?|(?P<kin>mum|mom|dad|grandma|grandpa|grandad|granddad|granny|gran|nan)(?:'s|’s)?|he|she|they|his|her|their|"
     r"(?-i:[A-Z][a-z]+)(?:,\s+(?:the|my|our)\b|\s+(?:on|in|from)\s+(?:my|our)\b)|"
     r"(?:my|our)\s+(?!(?:favou?rite|local|own|usual|main|first|native|home|go-to|new|old|names?)\b)"
     r"(?P<named_by>[a-z]+)\s+(?-i:[A-Z][a-z]+)(?!['’]s)\b(?!\s+(?:and|&)\s+I\b))\b",

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from app.facts.durable import DurableReader, Reading, about_someone_else, as_said
+from app.facts.clauses import clauses
+from app.facts.durable import DurableReader, Reading, with_subject
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
@@ -22,7 +23,6 @@ from app.facts.utterances import (
     sentences,
     statement_clauses,
 )
-from app.facts.workplace import WORK_SLOTS, place_of_work
 from app.text.casual import spelled_out
 from app.text.words import fold
 
@@ -54,8 +54,6 @@ class EmbeddedExtractor:
         ]
         if self.reader is not None:
             self._read_the_rest(self.reader, per_sentence)
-        for _, sentence, said_on, items in per_sentence:
-            items.extend(_where_the_work_is(sentence, said_on, items))
         return dedupe(
             [replace(item, turn=number) for number, _, _, items in per_sentence for item in items]
         )
@@ -96,15 +94,15 @@ class EmbeddedExtractor:
                         continue  # "cat or dog for a first pet, pros and cons?": the question
                     parts.append((n, clause))
                 elif whole_closed:  # "I'm vegetarian, what should I order?"
-                    items.extend(item for item in read if item.kind in ("fact", "end"))
-                elif not _ASIDE_ON_A_NAME.search(sentence[: sentence.find(clause)]):
-                    # what a pattern anchored at a start reads in this clause alone (not in an
-                    # aside on someone: "I report to Dana Whitfield (VP of Ops)")
                     items.extend(
                         item
-                        for item in _not_given_yet(read, items)
-                        if not about_someone_else(item.slot or "", as_said(sentence))
-                    )
+                        for item in read
+                        if item.kind in ("fact", "end")
+                        and not (question and item.slot == "instruction")
+                    )  # "no jargon, explain like I'm five: what is a mortgage?" is for once
+                elif _said_of_the_user(sentence[: sentence.find(clause)]):
+                    # what a pattern anchored at a start reads in this clause alone
+                    items.extend(_not_given_yet(read, items))
         readings = reader.read([clause for _, clause in parts], clauses=True)
         for (n, clause), reading in zip(parts, readings, strict=True):
             if reading is None:
@@ -130,32 +128,32 @@ _ALTERNATIVES = re.compile(r"^(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+or\s+\w+"
 """Choices a question opens with ("cat or dog for a first pet, pros and cons?"), not a fact."""
 
 
-def _where_the_work_is(sentence: str, said_on: date, items: list[Extracted]) -> list[Extracted]:
-    """The town of the user's work, named beside it (`app.facts.workplace`), when the sentence
-    gave a fact of the work and no office or home."""
-    facts = [item for item in items if item.kind == "fact"]
-    if any(item.slot in ("office", "home") for item in facts):
-        return []
-    work = [item.value or item.text for item in facts if item.slot in WORK_SLOTS]
-    found = place_of_work(sentence, work)
-    if found is None:
-        return []
-    place, clause = found
-    span = span_of(clause, said_on)
-    return [
-        Extracted(
-            kind="fact",
-            text=as_said(clause),
-            said_on=said_on,
-            slot="office",
-            value=place,
-            valid_from=span.valid_from,
-            valid_until=span.valid_until,
-        )
-    ]
+def _said_of_the_user(before: str) -> bool:
+    """Whether every clause before this one in its sentence speaks of the user, so this one
+    does too: each opens with "I" ("I'm from Poland originally, work as a welder") or has no
+    subject of its own ("originally from Lagos, living in Houston now"), and none ends on
+    someone it could describe ("just chatted with Dave, originally from Lagos", "Character
+    brief: Lena, 27, detective", "I report to Dana Whitfield (VP of Ops)")."""
+    for clause in clauses(before) or ([before] if before.strip() else []):
+        if _ENDS_ON_SOMEONE.search(clause) or _SOMEONE_NAMED.search(clause):
+            return False
+        if not (_FIRST_PERSON_OPENING.match(clause) or with_subject(clause) != clause):
+            return False
+    return not _ENDS_ON_SOMEONE.search(before)
 
 
-_ASIDE_ON_A_NAME = re.compile(r"[A-Z][\w'’-]+\s*\(\s*$")
+_FIRST_PERSON_OPENING = re.compile(r"^(?:\W*(?:so|and|but|hi|hey|hello)\W+)?I(?:['’]\w+)?\b")
+_ENDS_ON_SOMEONE = re.compile(
+    r"(?:(?<!\bfrom\s)(?<!\bin\s)(?<!\bto\s)(?<!\bat\s)(?<!\bnear\s)(?<!\bof\s)\b[A-Z][\w'’-]+|"
+    r"\b(?:guy|girl|man|woman|friend|one))\W*[(,:]?\s*$"
+)
+"""A clause ending on a name or a person, whom the next clause may describe; not a place it
+ends on ("originally from Lagos, living in Houston now")."""
+_SOMEONE_NAMED = re.compile(
+    r"\b(?:he|she|they|his|her|their|author|character|hero|heroine|novel|story|article|"
+    r"profile|candidate|hire|brief)\b",
+    re.IGNORECASE,
+)
 _WHOLE_SENTENCE_SLOTS = frozenset({"instruction", "language"})
 """Slots a sentence's patterns read from the whole of it: a standing instruction is the whole
 sentence ("I'm deaf, so … text only please"), a clause of it would be a second, partial copy;

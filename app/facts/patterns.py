@@ -32,13 +32,15 @@ from app.facts.spans import SentenceDays, dated_text
 from app.facts.utterances import (
     CALL_ME,
     MAX_SENTENCE_CHARS,
-    STANDING,
     keeps_open,
+    standing,
 )
 from app.facts.vocabulary import (
+    AIDS,
     AIDS_AND_DEVICES,
     CONDITIONS,
     CUISINES,
+    DEVICES,
     DIETS,
     EMAIL,
     END,
@@ -131,7 +133,7 @@ def _favourite(sentence: str) -> Iterator[Found]:
 
 
 def _instructions(sentence: str) -> Iterator[Found]:
-    if STANDING.search(sentence):
+    if standing(sentence):
         value = re.sub(
             r"^(?:(?:and|also)\s+)?please\s+|^I\s+want\s+you\s+to\s+",
             "",
@@ -764,6 +766,8 @@ def _owned_devices(sentence: str, said_on: date) -> Iterator[Extracted]:
     """A device or aid the user names as theirs in a question or a request ("how do I make the
     writing bigger on my iPad?", "can my hearing aids pair with a TV?"): the question states
     nothing else, but that they have it lasts."""
+    if _NOT_OWNED_YET.search(sentence):
+        return
     for match in _OWNED_DEVICE.finditer(sentence):
         device = match.group("v")
         yield Extracted(
@@ -771,7 +775,11 @@ def _owned_devices(sentence: str, said_on: date) -> Iterator[Extracted]:
         )
 
 
-_OWNED_DEVICE = re.compile(rf"\bmy\s+(?:new\s+|old\s+)?(?P<v>(?i:{AIDS_AND_DEVICES}))(?![\w-])")
+_OWNED_DEVICE = re.compile(rf"\bmy\s+(?:old\s+)?(?P<v>(?-i:{DEVICES})|(?i:{AIDS}))(?![\w-])")
+_NOT_OWNED_YET = re.compile(
+    r"\b(?:buy|buying|bought|order|ordering|sell|selling|sold|worth|get|getting|new|if)\b", re.I
+)
+"""A device being bought, ordered or sold is not one the user has (yet, still)."""
 
 
 def _drop_overlaps(facts: list[Found]) -> list[Found]:

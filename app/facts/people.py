@@ -32,14 +32,16 @@ _RELATIONS = {
     "child": r"son|daughter|kid|stepson|stepdaughter",
     "pet": r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|tortoise|turtle",
     "manager": r"manager|boss|line\s+manager|supervisor|team\s+leader|team\s+lead",
-    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner|apprentice|"
-    r"assistant|PA|intern|trainee|deputy|sous\s+chef|mentor|client",
+    "works_with": r"colleague|co-?worker|teammate|co-?founder|business\s+partner",
 }
 """Who someone is to the user, by the word for the relation, per slot."""
 
 
 def _slot_of(relation: str) -> str:
-    return next(slot for slot, words in _RELATIONS.items() if re.fullmatch(words, relation))
+    for slot, words in _RELATIONS.items():
+        if re.fullmatch(words, relation, re.IGNORECASE):
+            return slot
+    raise ValueError(f"no slot has the relation {relation!r}")
 
 
 _IN_BRACKETS = re.compile(
@@ -126,6 +128,18 @@ def family(sentence: str) -> Iterator[Found]:
         )
 
 
+_SHARED_WORK = r"sous\s+chef|apprentice|intern|trainee|mentor|client"
+"""People named by the work they share with the user ("my sous chef Marco", "my client Anna"):
+the name must be written as one, since what follows these words is as often a thing ("my client
+list", "my intern year", "my mentor program")."""
+_NAMED_BY_SHARED_WORK = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?(?P<r>{_SHARED_WORK})\s+(?P<v>[A-Z][a-z'’-]{{1,14}})"
+    r"(?![\w'’-])(?!\s+[A-Z])"
+    r"(?=\s*,|\s+(?:is|was|has|had|and|who|just|keeps|wants|said|says|thinks|loves|hates|asked|"
+    r"told|will|would|can|can't|won't|doesn't|isn't|handles|runs|does|gets|started|always|never)\b)"
+)
+
+
 def named_in_passing(sentence: str) -> Iterator[Found]:
     """ "my manager priya is super picky", "our parrot kiwi is 30", "my cofounder Leila handles
     the tech side": a relation named by the way, its name in lower case as often as not. The
@@ -138,6 +152,10 @@ def named_in_passing(sentence: str) -> Iterator[Found]:
         slot = _slot_of(relation)
         text = _NAMED_TEXT[slot].format(r=relation, v=name)
         yield Found("fact", slot, name, text[0].upper() + text[1:], match.start())
+    for match in _NAMED_BY_SHARED_WORK.finditer(sentence):
+        name = match.group("v")
+        if name.lower() not in NOT_NAMES:
+            yield Found("fact", "works_with", name, f"Works with {name}", match.start())
 
 
 def counted_and_named(sentence: str) -> Iterator[Found]:

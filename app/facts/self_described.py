@@ -42,11 +42,11 @@ def said_first(sentence: str) -> Iterator[Found]:
     if age:
         yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", 0)
     role = _ROLE_FIRST.match(first) or (
-        _ROLE_FIRST.match(introduced)
+        _ROLE_INTRODUCED.match(introduced)
         if introduced is not None and not _SOMEONE_DOES.search(introduced)
         else None
     )
-    if role:
+    if role and not _NOT_YET_OR_NO_MORE.match(role.group("v")):
         yield Found("fact", "role", role.group("v"), f"Works as {role.group('v')}", 0)
         if role.group("org"):  # "backend dev at Shopify here"
             org = role.group("org")
@@ -97,21 +97,40 @@ _FIRST_NAME = r"[A-Z][a-zà-ÿ-]+"
 
 
 _ROLE_FIRST = re.compile(
-    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:(?:work(?:ing)?\s+)?as\s+)?(?:an?\s+)?(?!dear\b)(?P<v>{_ROLE})"
+    rf"^(?:(?:so|ok|hey|hi)\W+)?(?:as\s+)?(?:an?\s+)?(?!dear\b)(?P<v>{_ROLE})"
     rf"(?:\s+(?:at|for|with)\s+(?P<org>(?-i:{ORG}))(?:\s+here)?\s*$|"
+    r"(?:\s+(?:at|for|with|in)\s+[^,;]{1,40})?\s*[.!]?\s*$)",
+    re.IGNORECASE,
+)
+_ROLE_INTRODUCED = re.compile(
+    rf"^(?:(?:work(?:ing)?\s+)?as\s+)?(?:an?\s+)?(?P<v>{_ROLE})"
+    rf"(?:\s+(?:at|for|with)\s+(?P<org>(?-i:{ORG}))\s*[.!]?\s*$|"
     r"(?:\s+(?:at|for|with|in|on)\s+[^,;]{1,40}|\s+aged\s+[1-9]\d)?\s*[.!]?\s*$)",
     re.IGNORECASE,
 )
+"""A role after one's introduction says more ways than one said first: "working as a carer in
+a nursing home", "pharmacy tech on nights", "a retired midwife aged 71"."""
+_NOT_YET_OR_NO_MORE = re.compile(
+    r"(?:future|aspiring|wannabe|would-be|former|ex|unemployed|redundant|trainee|student)\b",
+    re.IGNORECASE,
+)
+"""A role one hopes for or had is not the one one has ("I'm 22, aspiring nurse", "former
+chef")."""
 
 
 def _after_the_introduction(said: list[str]) -> str | None:
     """The clause after an introduction's name, age or nationality ("I'm Mei, 29, pharmacy
     tech on nights", "I am Mrs. Okafor, a retired midwife aged 71", "i'm 19, apprentice
     mechanic at Kwik Fit"), when the sentence opens with one."""
+    if not _I_INTRODUCE.match(said[0]):
+        return None  # "Meet Sarah, 29, nurse on nights", "Q: Emma, 30, …": someone else
     at = 0
     while at < len(said) - 1 and _INTRODUCTION.fullmatch(said[at].strip()):
         at += 1
     return said[at] if at > 0 else None
+
+
+_I_INTRODUCE = re.compile(r"^(?:(?:hi|hey|hello|hiya)\W+)?I(?:['’]m|\s+am)\s", re.IGNORECASE)
 
 
 _INTRODUCTION = re.compile(

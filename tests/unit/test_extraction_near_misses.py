@@ -238,3 +238,46 @@ def test_fourth_review_what_must_still_be_read(
     message: str, kind: str, slot: str, value: str
 ) -> None:
     assert (kind, slot, value) in {(i.kind, i.slot, i.value) for i in read(message)}
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        # colleagues named by shared work: a thing after the word is no colleague
+        ("My client base has grown a lot this year.", "works_with"),
+        ("My intern year was brutal.", "works_with"),
+        ("My assistant manager is useless.", "works_with"),
+        ("Our PA system is broken.", "works_with"),
+        # a request for one answer or one piece of writing is no standing instruction
+        ("I'm in a hurry so please be brief.", "instruction"),
+        ("I'm vegan so please give me a recipe for lasagne.", "instruction"),
+        ("No tables in this one please.", "instruction"),
+        ("Avoid jargon in the email to my boss.", "instruction"),
+        ("Use bullet points for the list below.", "instruction"),
+        ("Tell my students: no emojis in your answers.", "instruction"),
+        ("The exam brief says: avoid jargon in your answers.", "instruction"),
+        ("No jargon, explain like I'm five: what is a mortgage?", "instruction"),
+        # a device not (yet, still) the user's, or a word that is no device
+        ("Is my mac and cheese too salty?", "uses"),
+        ("Which colour should my new iPad be?", "uses"),
+        ("Is my Kindle worth selling?", "uses"),
+        # someone else introduced, or a role hoped for or had
+        ("Meet Sarah, 29, nurse on nights.", "role"),
+        ("I'm 22, aspiring nurse.", "role"),
+        ("I'm Anna, 40, former nurse.", "role"),
+        # a clause describing someone the sentence named
+        ("So my boss, originally from Cork, living in Dublin now, wants me to relocate.", "home"),
+        ("Just chatted with Dave, originally from Lagos, living in Houston now.", "home"),
+        ("The author, originally from Lagos, living in Houston now, wrote a great book.", "home"),
+        ("Once I retire, living in Spain, I'll learn to paint.", "home"),
+        ("Character brief: Lena, 27, detective at Scotland Yard.", "role"),
+        ("Grandad, 90, former miner, still walks every day.", "role"),
+    ],
+)
+def test_no_fact_from_this_versions_readers_where_none_was_said(message: str, slot: str) -> None:
+    assert not any(found == slot for found, _ in said(message)), said(message)
+
+
+def test_a_relation_word_in_capitals_is_read_like_one_in_lower_case() -> None:
+    """'PA' once crashed the reader of relations (no slot matched it in lower case)."""
+    assert read("Susan (my PA) booked the wrong flight.") is not None
