@@ -9,8 +9,9 @@ from dataclasses import replace
 from datetime import date
 
 from app.facts.clauses import clauses
-from app.facts.durable import DurableReader, Reading, with_subject
+from app.facts.durable import DurableReader, Reading, as_said, with_subject
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
+from app.facts.named import Named, NameReader, names_in
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
 from app.facts.spans import span_of
@@ -41,8 +42,11 @@ class EmbeddedExtractor:
     first version, whole sentences with the gate's lasting probe): re-extraction re-runs the
     kept turns of batches made by another."""
 
-    def __init__(self, reader: DurableReader | None = None) -> None:
+    def __init__(
+        self, reader: DurableReader | None = None, names: NameReader | None = None
+    ) -> None:
         self.reader = reader
+        self.names = names
         self.name = "embedded-6" if reader is not None else "embedded-6-patterns"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
@@ -54,6 +58,8 @@ class EmbeddedExtractor:
         ]
         if self.reader is not None:
             self._read_the_rest(self.reader, per_sentence)
+        if self.names is not None:
+            self._read_the_names(self.names, per_sentence)
         return dedupe(
             [replace(item, turn=number) for number, _, _, items in per_sentence for item in items]
         )
@@ -123,9 +129,89 @@ class EmbeddedExtractor:
                 read_whole[n] = replace(whole_fact, value=reading.value)
                 items[items.index(whole_fact)] = read_whole[n]
 
+    @staticmethod
+    def _read_the_names(
+        names: NameReader, per_sentence: list[tuple[int, str, date, list[Extracted]]]
+    ) -> None:
+        """A fact for each name of a turn that the rest gave no slot to and the name reader
+        (`app.facts.named`) gives one of the user's: a second or third fact of a message ("born
+        in Kerala, moved to Leeds in 2004 and I've been a staff nurse at the LGI ever since"),
+        for a slot the turn has not filled yet, or a new value of a slot of several."""
+        given: dict[int, list[Extracted]] = {}
+        for number, _, _, items in per_sentence:
+            given.setdefault(number, []).extend(i for i in items if i.kind in ("fact", "end"))
+        known = {n: {fold(i.value or "") for i in turn} - {""} for n, turn in given.items()}
+        for number, sentence, said_on, items in per_sentence:
+            turn = given[number]
+            unread = []
+            for named in _names_said_of_the_user(sentence)[:MOST_NAMES]:
+                name = fold(named.name)
+                if not any(name in value or value in name for value in known[number]):
+                    unread.append(named)
+            for named, slot in zip(unread, names.read(sentence, unread), strict=True):
+                filled = any(item.slot == slot for item in turn if item.kind == "fact")
+                if slot is None or (filled and slot not in MULTI_VALUED):
+                    continue
+                fact = Extracted(
+                    kind="fact",
+                    text=as_said(sentence),
+                    said_on=said_on,
+                    slot=slot,
+                    value=named.name,
+                )
+                items.append(fact)
+                turn.append(fact)
+                known[number].add(fold(named.name))
+
+
+MOST_NAMES = 12
+"""Names read in one sentence at most: a sentence naming more is a list or pasted text, and
+the reading grows with each name."""
+
 
 _ALTERNATIVES = re.compile(r"^(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+or\s+\w+", re.IGNORECASE)
 """Choices a question opens with ("cat or dog for a first pet, pros and cons?"), not a fact."""
+
+
+def _names_said_of_the_user(sentence: str) -> list[Named]:
+    """The names of a sentence that may tell something of the user: in a statement (a question's
+    or a request's statement clauses only: "I'm a nurse at St Mary's, can you…"), in a sentence
+    that does not open on someone else ("my landlord, living in Spain now, …"), after no clause
+    that ends on or names someone it could describe ("just chatted with Dave, originally from
+    Lagos, living in Houston now", "the author, …")."""
+    if _SOMEONE_ELSE_OPENS.match(sentence):
+        return []
+    said = [sentence] if keeps_open(sentence) else statement_clauses(sentence)
+    found = []
+    for named in names_in(sentence):
+        if not any(named.name in part for part in said):
+            continue
+        before = sentence[: named.start]
+        parts = clauses(before)
+        if any(_ENDS_ON_SOMEONE.search(part) for part in parts[:-1]):
+            continue
+        if _SOMEONE_MENTIONED.search(before) or _CONDITION.search(before):
+            continue
+        found.append(named)
+    return found
+
+
+_SOMEONE_ELSE_OPENS = re.compile(
+    r"^\W*(?:(?:so|and|but|honestly|apparently|btw)\W+)?(?:my|our|his|her|their|the|a|an)\s+"
+    r"(?!(?:name|names|full\s+name|job|work|home|family|wife|husband|partner|kids?|son|daughter|"
+    r"dog|cat)\b)\w+",
+    re.IGNORECASE,
+)
+"""A sentence opening on someone or something else ("my landlord, …", "the author, …", "our new
+hire, …"); not on the user's own name, work, home or family."""
+_CONDITION = re.compile(r"\b(?:if|once|when|whether|unless)\s+I\b", re.IGNORECASE)
+_SOMEONE_MENTIONED = re.compile(
+    r"\b(?i:he|she|his|her|ex|author|character|hero|heroine|novel|story|article|profile|"
+    r"candidate|hire|brief)\b|\b(?:[A-Z][a-z]+|my\s+ex)\s+(?:is|was|has|says|said|moved|lives)\b"
+)
+"""Someone the words before a name speak of, whose the name may be ("Apparently Tom is
+originally from Lagos, living in Houston now"); not "they", which is as often a company ("I
+work for Bupa in one of their care homes, its just me and Sandra")."""
 
 
 def _said_of_the_user(before: str) -> bool:

@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.facts.durable import current_reader  # noqa: E402
 from app.facts.embedded import EmbeddedExtractor  # noqa: E402
 from app.facts.extraction import Extracted, Turn  # noqa: E402
+from app.facts.named import current_name_reader  # noqa: E402
 from app.text.words import fold  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,6 +78,23 @@ DEFAULT_SETS = (
     (
         ROOT / "ops/bench/data/extraction_tuning_6.jsonl",
         "sixth everyday set, people outside tech (session 9), written before tuning, tuned on",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_7.jsonl",
+        "seventh everyday set, two or three facts a message (session 10), written before the "
+        "name reader, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_8.jsonl",
+        "eighth everyday set, facts said in passing (session 10), its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_9.jsonl",
+        "ninth everyday set, work and tools (session 10), its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_10.jsonl",
+        "tenth everyday set, home, family, health (session 10), its training data since",
     ),
     (
         DATA / "extraction_heldout_everyday.jsonl",
@@ -183,6 +201,12 @@ def score(
     return matched, extracted, wanted, chatter_kept
 
 
+def extractors() -> tuple[EmbeddedExtractor, EmbeddedExtractor]:
+    """The patterns alone, and with the durable and name readers (the default while meaning is
+    on)."""
+    return EmbeddedExtractor(None), EmbeddedExtractor(current_reader(), current_name_reader())
+
+
 def time_per_message(extractor: EmbeddedExtractor, turns: list[Turn], rounds: int = 3) -> float:
     """Seconds per message, each message a call of its own (the fastest of `rounds` passes)."""
     best = float("inf")
@@ -208,7 +232,7 @@ def main(argv: list[str]) -> None:
         empty = sum(1 for r in rows if not r["expect"])
         scope = "" if events_labelled else "; events not labelled, not scored"
         print(f"{label}: {len(rows)} messages ({empty} that should give nothing{scope})")
-        for extractor in (EmbeddedExtractor(None), EmbeddedExtractor(current_reader())):
+        for extractor in extractors():
             matched, extracted, wanted, kept = score(
                 extractor, rows, "--misses" in argv, events_labelled
             )
@@ -220,11 +244,11 @@ def main(argv: list[str]) -> None:
             )
     if every_turn:
         print(f"time per message, over the {len(every_turn)} messages above, one call each:")
-        for extractor in (EmbeddedExtractor(None), EmbeddedExtractor(current_reader())):
+        for extractor in extractors():
             print(f"  {extractor.name:<11} {time_per_message(extractor, every_turn) * 1000:.2f} ms")
         hostile = [Turn(text, date(2026, 1, 1)) for text in HOSTILE]
         print(f"slowest of {len(hostile)} hostile messages of about 20,000 characters:")
-        for extractor in (EmbeddedExtractor(None), EmbeddedExtractor(current_reader())):
+        for extractor in extractors():
             slowest = max(time_per_message(extractor, [turn], rounds=1) for turn in hostile)
             print(f"  {extractor.name:<11} {slowest * 1000:.1f} ms")
 

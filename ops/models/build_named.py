@@ -1,0 +1,169 @@
+"""Train the extractor's name reader: which of the user's slots does each name a message
+mentions fill, if any?
+
+    python ops/models/build_named.py        # writes app/facts/named_model.npz
+
+One ridge regression over `app.facts.named.name_features` (cues beside the name, the sentence's
+words, the meaning of the sentence without the name and of the words before it), one column per
+named slot (+1 for the slot's names) and one for names that fill none of the user's (+1). The
+names come from:
+
+- the durable reader's value-labelled sentences (ops/models/data, see build_durable.py): a name
+  that is the labelled value of a named slot is that slot's, every other name is none; every
+  name in the sentences to keep out is none;
+- the ten everyday tuning sets (ops/bench/data/extraction_tuning*.jsonl, one message a line with
+  every fact it states labelled): a name that is a labelled value of a named slot is that
+  slot's, every other name is none. Never the held-out sets (tests/data/).
+
+So the tuning sets' figures for the extractor are training figures from here on; the honest
+ones are the held-out sets', and `--folds`, which trains with one tuning set left out at a time
+and scores the extractor on it, prints what a set the reader has not seen would get.
+Deterministic; numpy only; tied to the embedding model's name.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "ops/models"))
+
+from build_durable import KEPT_OUT, LASTING, rows  # noqa: E402
+
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
+from app.facts.durable import NAMED_SLOTS, DurableReader  # noqa: E402
+from app.facts.embedded import EmbeddedExtractor  # noqa: E402
+from app.facts.named import NAMES_FILE, NameReader, NamesAbout, name_features, names_in  # noqa: E402
+from app.facts.pasted import without_pasted  # noqa: E402
+from app.facts.utterances import sentences  # noqa: E402
+from app.text.casual import spelled_out  # noqa: E402
+from app.text.words import fold  # noqa: E402
+
+TUNING = sorted(
+    (ROOT / "ops/bench/data").glob("extraction_tuning*.jsonl"),
+    key=lambda path: int(path.stem.rsplit("_", 1)[-1]) if path.stem[-1].isdigit() else 1,
+)
+SLOTS = tuple(sorted(NAMED_SLOTS))
+RIDGE = 3.0
+
+Example = tuple[np.ndarray, list[str | None]]
+
+
+def labelled(embedder: StaticEmbedder, text: str, expected: list[dict[str, str]]) -> Example:
+    """The features of every name in the message's sentences, and each name's slot."""
+    values = [
+        (item["slot"], fold(item["value"]))
+        for item in expected
+        if item.get("kind") == "fact" and item.get("slot") in NAMED_SLOTS and item.get("value")
+    ]
+    features, slots = [], []
+    for sentence in sentences(spelled_out(without_pasted(text))):
+        names = names_in(sentence)
+        if not names:
+            continue
+        features.append(name_features(embedder, sentence, names))
+        for named in names:
+            name = fold(named.name)
+            slots.append(
+                next(
+                    (
+                        slot
+                        for slot, value in values
+                        if value == name or (len(name) > 3 and (value in name or name in value))
+                    ),
+                    None,
+                )
+            )
+    empty = np.zeros((0, 1), dtype=np.float32)
+    return (np.vstack(features) if features else empty), slots
+
+
+def from_training_sentences(embedder: StaticEmbedder) -> list[Example]:
+    found = []
+    for name in LASTING:
+        for row in rows(name):
+            if row.get("value"):
+                expected = [{"kind": "fact", "slot": str(row["slot"]), "value": str(row["value"])}]
+                found.append(labelled(embedder, str(row["text"]), expected))
+    kept_out = [str(row["text"]) for row in rows("lasting_train") if not row["lasting"]]
+    kept_out += [str(row["text"]) for name in KEPT_OUT for row in rows(name)]
+    found += [labelled(embedder, text, []) for text in kept_out]
+    return found
+
+
+def from_set(embedder: StaticEmbedder, path: Path) -> list[Example]:
+    messages = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [labelled(embedder, m["text"], m["expect"]) for m in messages if "comment" not in m]
+
+
+def fit(examples: list[Example]) -> np.ndarray:
+    features = np.vstack([x for x, slots in examples if slots]).astype(np.float64)
+    slots = [slot for _, names in examples for slot in names]
+    targets = -np.ones((len(slots), len(SLOTS) + 1))
+    for row, slot in enumerate(slots):
+        targets[row, SLOTS.index(slot) if slot else len(SLOTS)] = 1
+    design = np.hstack([features, np.ones((len(features), 1))])
+    covariance = design.T @ design + RIDGE * np.eye(design.shape[1])
+    return np.asarray(np.linalg.solve(covariance, design.T @ targets), dtype=np.float32)
+
+
+def folds(embedder: StaticEmbedder, base: list[Example], sets: dict[Path, list[Example]]) -> None:
+    """Each tuning set scored by the extractor with a reader trained without it."""
+    sys.path.insert(0, str(ROOT / "ops/bench"))
+    from extraction import score  # the bench's matching rules
+
+    durable = DurableReader.for_embedder(embedder)
+    totals = np.zeros((2, 4), dtype=int)
+    for held in TUNING:
+        weights = fit(base + [e for path, ex in sets.items() if path != held for e in ex])
+        reader = NameReader(embedder, SLOTS, weights)
+        lines = [json.loads(line) for line in held.read_text().splitlines() if line.strip()]
+        messages = [m for m in lines if "comment" not in m]
+        labelled_events = all(m.get("events") != "unlabelled" for m in lines)
+        for row, extractor in enumerate(
+            (EmbeddedExtractor(durable), EmbeddedExtractor(durable, reader))
+        ):
+            totals[row] += score(extractor, messages, False, labelled_events)
+        print(f"  {held.name}: without / with {totals[0]} / {totals[1]} so far", flush=True)
+    for label, (matched, extracted, wanted, kept) in zip(("without", "with"), totals, strict=True):
+        print(
+            f"{label} the name reader: {matched} of {wanted} facts, precision "
+            f"{matched / extracted:.3f}, chatter messages kept {kept}"
+        )
+
+
+def main(argv: list[str]) -> None:
+    embedder = StaticEmbedder(DEFAULT_MODEL)
+    base = from_training_sentences(embedder)
+    sets = {path: from_set(embedder, path) for path in TUNING}
+    if "--folds" in argv:
+        folds(embedder, base, sets)
+        return
+    examples = base + [e for ex in sets.values() for e in ex]
+    weights = fit(examples)
+    names = sum(len(slots) for _, slots in examples)
+    slot_names = sum(slot is not None for _, slots in examples for slot in slots)
+    about = NamesAbout(
+        model=embedder.name,
+        slots=SLOTS,
+        ridge=RIDGE,
+        trained_on=(
+            f"{names} names ({slot_names} of them a slot's): ops/models/data's value-labelled "
+            f"and kept-out sentences, and {len(TUNING)} tuning sets ("
+            + ", ".join(path.name for path in TUNING)
+            + ")"
+        ),
+    )
+    with NAMES_FILE.open("wb") as out:
+        np.savez_compressed(out, weights=weights, about=about.model_dump_json())
+    print(f"{NAMES_FILE.relative_to(ROOT)}: {about.trained_on}; trained {date.today()}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

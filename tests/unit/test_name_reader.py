@@ -1,0 +1,81 @@
+"""The name reader (`app.facts.named`): each name a message mentions that the patterns and the
+durable reader gave no slot, read from the words around it; never someone else's."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
+from app.facts.durable import DurableReader
+from app.facts.embedded import EmbeddedExtractor
+from app.facts.extraction import Turn
+from app.facts.named import NameReader, names_in
+
+EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
+NAMES = NameReader.for_embedder(EMBEDDER)
+WITH_NAMES = EmbeddedExtractor(DurableReader.for_embedder(EMBEDDER), NAMES)
+WITHOUT_NAMES = EmbeddedExtractor(DurableReader.for_embedder(EMBEDDER))
+
+
+def facts(text: str, extractor: EmbeddedExtractor = WITH_NAMES) -> set[tuple[str, str]]:
+    return {
+        (item.slot or "", item.value or "")
+        for item in extractor.extract([Turn(text, date(2026, 3, 2))])
+        if item.kind == "fact"
+    }
+
+
+def test_the_names_of_a_sentence_are_its_runs_of_capitalised_words() -> None:
+    found = names_in("Hi, I'm Priya, I work at Kwik Fit with Hartley & Sons near Leeds")
+    assert [named.name for named in found] == ["Priya", "Kwik Fit", "Hartley & Sons", "Leeds"]
+    sentence = "So I met Dave"
+    (dave,) = names_in(sentence)
+    assert sentence[dave.start : dave.end] == "Dave"
+
+
+def test_the_packaged_reader_belongs_to_the_packaged_model() -> None:
+    assert NAMES is not None
+    assert NAMES.slots[-1] != "none"  # the last column of the weights is "none"
+    assert NAMES.weights.shape[1] == len(NAMES.slots) + 1
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "name"),
+    [
+        (
+            "grew up in Cork but been in Boston 12 yrs now and i miss proper brown bread",
+            "home",
+            "Boston",
+        ),
+        (
+            "I work for Bupa in one of their care homes, its just me and Sandra doing it.",
+            "works_with",
+            "Sandra",
+        ),
+    ],
+)
+def test_a_second_fact_of_a_message_is_read_from_its_name(
+    message: str, slot: str, name: str
+) -> None:
+    assert (slot, name) in facts(message)
+    assert (slot, name) not in facts(message, WITHOUT_NAMES)
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("Just chatted with Dave, originally from Lagos, living in Houston now.", "home"),
+        ("My landlord, living in Spain now, never answers.", "home"),
+        ("The author, originally from Lagos, living in Houston now, wrote a great book.", "home"),
+        ("If I moved, living in Leeds, would I need a car?", "home"),
+        ("After the divorce, my ex moved to Leeds, works at Asda now.", "employer"),
+        ("Apparently Tom is originally from Lagos, living in Houston now.", "home"),
+        ("my brother lives in Oslo and loves it", "home"),
+    ],
+)
+def test_a_name_in_what_is_said_of_someone_else_is_no_fact_of_the_user(
+    message: str, slot: str
+) -> None:
+    assert not any(found == slot for found, _ in facts(message)), facts(message)
