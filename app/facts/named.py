@@ -15,8 +15,10 @@ extractor has not given a slot to becomes a fact when its best slot scores at le
 The head is a ridge regression trained by ops/models/build_named.py on the names of the durable
 reader's value-labelled sentences and of the ten everyday tuning sets (ops/bench/data/
 extraction_tuning*.jsonl; never the held-out sets); trained with one tuning set left out at a
-time, it found 39 more facts of the 1,705 those sets hold (1,229 -> 1,268), precision 0.877 ->
-0.873, 6 more of 536 chatter messages kept.
+time, it finds 26 more facts of the 1,705 those sets hold (1,229 -> 1,255), precision 0.875 ->
+0.873, 2 more of 536 chatter messages kept (`build_named.py --folds`). Which names it may read
+(not someone else's, not in a condition or a question's asking part) is the extractor's to say
+(`app.facts.embedded`).
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ NAMES_FILE = Path(__file__).parent / "named_model.npz"
 
 SLOT_SCORE = -0.2
 """A name's best slot must score at least this (targets +-1) and more than "none". Chosen by
-leaving one tuning set out at a time: -0.2, 0.0 and 0.2 found 39, 30 and 15 more facts at
-precision 0.873, 0.874 and 0.875 (0.877 without the reader)."""
+leaving one tuning set out at a time, before the extractor's guards on whose names are read:
+-0.2, 0.0 and 0.2 found 39, 30 and 15 more facts at precision 0.873, 0.874 and 0.875 (0.877
+without the reader)."""
 BUCKETS = 8192
 WEIGHT = 0.4
 """Each hashed cue (a word at a position beside the name, a word of the sentence, the name's
