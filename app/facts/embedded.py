@@ -152,6 +152,8 @@ class EmbeddedExtractor:
                 filled = any(item.slot == slot for item in turn if item.kind == "fact")
                 if slot is None or (filled and slot not in MULTI_VALUED):
                     continue
+                if not _fits(slot, named, sentence[: named.start]):
+                    continue
                 fact = Extracted(
                     kind="fact",
                     text=as_said(sentence),
@@ -192,8 +194,51 @@ def _names_said_of_the_user(sentence: str) -> list[Named]:
             continue
         if _SOMEONE_MENTIONED.search(before) or _CONDITION.search(before):
             continue
+        if _ANOTHERS.search(parts[-1] if parts else before) or _FORM_FIELD.search(before):
+            continue
         found.append(named)
     return found
+
+
+def _fits(slot: str, named: Named, before: str) -> bool:
+    """Whether the slot the name reader chose fits how the name was said: a place of work is
+    one the user works at now (not where they studied, trained, interned or used to work, nor
+    one they hope for: "I'm a nurse, trained at Guy's"); a partner, child or pet is the user's
+    when said as theirs ("we've got a spaniel called Bella", not "treated a spaniel called Bella
+    today"), and is no acronym ("my cat came from the RSPCA")."""
+    near = before[-48:]
+    if slot in ("employer", "office"):
+        return not _NOT_THE_WORK_NOW.search(near)
+    if slot in ("partner", "child", "pet"):
+        return bool(_OWN.search(before)) and not named.name.isupper()
+    return True
+
+
+_ANOTHERS = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:wife|husband|partner|boyfriend|girlfriend|"
+    r"son|daughter|kids?|children|mum|mom|dad|mother|father|parents|sister|brother|friend|"
+    r"flatmate|roommate|mentor|boss|manager|colleague|neighbou?r|cousin|aunt|uncle|ex)"
+    r"(?:['’]s)?\s+(?!(?:and|&)\s+I\b)\w+|\b[A-Z][a-z]+['’]s\s+(?:wife|husband|partner|son|"
+    r"daughter|boss|dog|cat)\b",
+    re.IGNORECASE,
+)
+"""Someone else the clause speaks of before the name, whose the name may be: "my wife grew up in
+Limerick", "my husband's boss is a guy called Gareth", "their dad lives in Coventry",
+"Sandra's husband works at Ford"."""
+_FORM_FIELD = re.compile(r"\b[A-Za-z ]{2,20}:\s*$")
+"""A field of a form or a pasted record ("Name: John Smith"): nothing says it is the user's."""
+_NOT_THE_WORK_NOW = re.compile(
+    r"\b(?:stud(?:y|ied|ying)|trained|training|qualified|placement|apprenticeship|degree|"
+    r"masters|PGCE|PhD|interned|internship|learn(?:ed|t)|was|were|used\s+to|retired|worked|"
+    r"taught|hop(?:e|ing)|going\s+to|want|applied|applying|interview\w*|stuck|shift|visit\w*|"
+    r"went|go(?:ing)?\s+to)\b",
+    re.IGNORECASE,
+)
+_OWN = re.compile(
+    r"\b(?:my|our|I\s+have|I['’]ve\s+got|we\s+have|we['’]ve\s+got|got\s+an?|have\s+an?|"
+    r"adopted|rescued)\b",
+    re.IGNORECASE,
+)
 
 
 _SOMEONE_ELSE_OPENS = re.compile(

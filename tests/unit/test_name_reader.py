@@ -73,6 +73,19 @@ def test_a_second_fact_of_a_message_is_read_from_its_name(
         ("After the divorce, my ex moved to Leeds, works at Asda now.", "employer"),
         ("Apparently Tom is originally from Lagos, living in Houston now.", "home"),
         ("my brother lives in Oslo and loves it", "home"),
+        # a second reviewer's messages: a relative's, a patient's, a place of study, the past
+        ("I live in Cork, my wife grew up in Limerick", "origin"),
+        ("I live in Bath, my daughter's dog is called Ziggy", "pet"),
+        ("I work at Sky, my flatmate works at the BBC", "office"),
+        ("I work with Sandra and Sandra's husband works at Ford", "employer"),
+        ("I live in Leicester with my kids, their dad lives in Coventry", "child"),
+        ("I'm a vet in Kent. Treated a spaniel called Bella today.", "pet"),
+        ("I'm a nanny for a family in Chelsea, the kids are Hugo and Clara", "child"),
+        ("I'm a teacher, I did my PGCE at Bath Spa", "employer"),
+        ("I'm a developer, interned at IBM years ago", "employer"),
+        ("I'm a nurse, hoping to get a job at Great Ormond Street", "employer"),
+        ("my cat came from the RSPCA in Leeds", "pet"),
+        ("Name: John Smith", "name"),
     ],
 )
 def test_a_name_in_what_is_said_of_someone_else_is_no_fact_of_the_user(
