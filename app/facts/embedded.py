@@ -25,6 +25,7 @@ from app.facts.utterances import (
     statement_clauses,
 )
 from app.text.casual import spelled_out
+from app.text.places import known_places
 from app.text.words import fold
 
 
@@ -207,6 +208,8 @@ def _fits(slot: str, named: Named, before: str) -> bool:
     when said as theirs ("we've got a spaniel called Bella", not "treated a spaniel called Bella
     today"), and is no acronym ("my cat came from the RSPCA")."""
     near = before[-48:]
+    if slot in _PEOPLE and fold(named.name) in known_places():
+        return False  # "my biggest client is in Berlin": a place is no one
     if slot in ("employer", "office"):
         return not _NOT_THE_WORK_NOW.search(near)
     if slot in ("partner", "child", "pet"):
@@ -231,9 +234,10 @@ _NOT_THE_WORK_NOW = re.compile(
     r"\b(?:stud(?:y|ied|ying)|trained|training|qualified|placement|apprenticeship|degree|"
     r"masters|PGCE|PhD|interned|internship|learn(?:ed|t)|was|were|used\s+to|retired|worked|"
     r"taught|hop(?:e|ing)|going\s+to|want|applied|applying|interview\w*|stuck|shift|visit\w*|"
-    r"went|go(?:ing)?\s+to)\b",
+    r"went|go(?:ing)?\s+to|trip|holiday|ticket|nearest)\b",
     re.IGNORECASE,
 )
+_PEOPLE = frozenset({"partner", "child", "pet", "manager", "works_with", "name", "preferred_name"})
 _OWN = re.compile(
     r"\b(?:my|our|I\s+have|I['’]ve\s+got|we\s+have|we['’]ve\s+got|got\s+an?|have\s+an?|"
     r"adopted|rescued)\b",

@@ -97,6 +97,20 @@ DEFAULT_SETS = (
         "tenth everyday set, home, family, health (session 10), its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_11.jsonl",
+        "eleventh everyday set, people and places named in passing (session 10), its training "
+        "data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_12.jsonl",
+        "twelfth everyday set, non-native English (session 10), its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_13.jsonl",
+        "thirteenth everyday set, long messages, facts as background (session 10), its training "
+        "data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",

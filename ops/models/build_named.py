@@ -11,7 +11,7 @@ names come from:
 - the durable reader's value-labelled sentences (ops/models/data, see build_durable.py): a name
   that is the labelled value of a named slot is that slot's, every other name is none; every
   name in the sentences to keep out is none;
-- the ten everyday tuning sets (ops/bench/data/extraction_tuning*.jsonl, one message a line with
+- the everyday tuning sets (ops/bench/data/extraction_tuning*.jsonl, one message a line with
   every fact it states labelled): a name that is a labelled value of a named slot is that
   slot's, every other name is none. Never the held-out sets (tests/data/).
 

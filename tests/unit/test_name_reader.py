@@ -86,6 +86,9 @@ def test_a_second_fact_of_a_message_is_read_from_its_name(
         ("I'm a nurse, hoping to get a job at Great Ormond Street", "employer"),
         ("my cat came from the RSPCA in Leeds", "pet"),
         ("Name: John Smith", "name"),
+        ("I'm a web designer and my biggest client is in Berlin.", "works_with"),
+        ("I'm a teacher and my school trip is in Paris.", "office"),
+        ("I'm a software engineer and I have a season ticket at Anfield in Liverpool.", "employer"),
     ],
 )
 def test_a_name_in_what_is_said_of_someone_else_is_no_fact_of_the_user(
