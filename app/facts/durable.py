@@ -225,14 +225,14 @@ class DurableReader:
             if lasts < lasting_at_least or row[best] < slot_at_least:
                 continue
             slot, said = self.slots[best], as_said(texts[n])
-            if about_someone_else(slot, said) or _denied(slot, said):
+            if _about_someone_else(slot, said) or _denied(slot, said):
                 continue
             value, *more = values_of(slot, said)
             found[n] = Reading(slot, value, said, tuple(more))
         return found
 
 
-def about_someone_else(slot: str, said: str) -> bool:
+def _about_someone_else(slot: str, said: str) -> bool:
     """Whether the sentence is about someone other than the user, not in the slot's relation
     to them (and the user is not in it too: "my wife and I moved to Porto")."""
     other = _SOMEONE_ELSE.search(said)

@@ -31,12 +31,13 @@ from app.text.words import fold
 
 class EmbeddedExtractor:
     """Deterministic English patterns, and where they read no fact, the durable reader
-    (`app.facts.durable`) when meaning is on; offline, about 0.5 ms a message on 2 cores (the
-    patterns alone 0.15 ms).
+    (`app.facts.durable`) and the name reader when meaning is on; offline, about 2 ms a message on
+    2 cores (the patterns alone 0.6 ms).
 
-    `embedded-6` is the patterns with the reader, reading chat's spelling (dropped apostrophes,
-    places, teams, tools and organisations in lower case) and its fragments, and a second fact a
-    clause states (the town of the work beside it, what a clause's opening says);
+    `embedded-6` is the patterns with the durable and name readers, reading chat's spelling
+    (dropped apostrophes, places, teams, tools and organisations in lower case) and its
+    fragments, and a second fact of a message (what a clause's opening says, a name the name
+    reader gives a slot: `app.facts.named`);
     `embedded-6-patterns` the same patterns alone (`embedded-5` before the second facts of
     clauses; `embedded-4` and `embedded-1` before chat's spelling; `embedded-3` read the
     same sentences with fewer patterns and kept nothing after an end; `embedded-2`, the reader's
@@ -254,9 +255,11 @@ _SOMEONE_ELSE_OPENS = re.compile(
 """A sentence opening on someone or something else ("my landlord, …", "the author, …", "our new
 hire, …"); not on the user's own name, work, home or family."""
 _CONDITION = re.compile(r"\b(?:if|once|when|whether|unless)\s+I\b", re.IGNORECASE)
+_DESCRIBED = r"author|character|hero|heroine|novel|story|article|profile|candidate|hire|brief"
+"""Words for someone described, not the user: "the author, originally from Lagos, …"."""
 _SOMEONE_MENTIONED = re.compile(
-    r"\b(?i:he|she|his|her|ex|author|character|hero|heroine|novel|story|article|profile|"
-    r"candidate|hire|brief)\b|\b(?:[A-Z][a-z]+|my\s+ex)\s+(?:is|was|has|says|said|moved|lives)\b"
+    rf"\b(?i:he|she|his|her|ex|{_DESCRIBED})\b"
+    r"|\b(?:[A-Z][a-z]+|my\s+ex)\s+(?:is|was|has|says|said|moved|lives)\b"
 )
 """Someone the words before a name speak of, whose the name may be ("Apparently Tom is
 originally from Lagos, living in Houston now"); not "they", which is as often a company ("I
@@ -284,16 +287,11 @@ _ENDS_ON_SOMEONE = re.compile(
 )
 """A clause ending on a name or a person, whom the next clause may describe; not a place it
 ends on ("originally from Lagos, living in Houston now")."""
-_SOMEONE_NAMED = re.compile(
-    r"\b(?:he|she|they|his|her|their|author|character|hero|heroine|novel|story|article|"
-    r"profile|candidate|hire|brief)\b",
-    re.IGNORECASE,
-)
+_SOMEONE_NAMED = re.compile(rf"\b(?:he|she|they|his|her|their|{_DESCRIBED})\b", re.IGNORECASE)
 _WHOLE_SENTENCE_SLOTS = frozenset({"instruction", "language"})
 """Slots a sentence's patterns read from the whole of it: a standing instruction is the whole
 sentence ("I'm deaf, so … text only please"), a clause of it would be a second, partial copy;
 a language is read with what the sentence says of it ("fluent in Polish, learning Norwegian")."""
-"""The slots a clause's opening words give (`app.facts.self_described.said_first`)."""
 
 
 def _not_given_yet(read: list[Extracted], items: list[Extracted]) -> list[Extracted]:

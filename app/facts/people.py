@@ -128,6 +128,11 @@ def family(sentence: str) -> Iterator[Found]:
         )
 
 
+_SAYS_OF_THEM = (
+    r"is|was|has|had|and|who|just|keeps|wants|said|says|thinks|loves|hates|asked|told|will|"
+    r"would|can|can't|won't|doesn't|isn't|handles|runs|does|gets"
+)
+"""What follows a name said in passing: a verb of what they are or do ("my manager priya is…")."""
 _SHARED_WORK = r"sous\s+chef|apprentice|intern|trainee|mentor|client"
 """People named by the work they share with the user ("my sous chef Marco", "my client Anna"):
 the name must be written as one, since what follows these words is as often a thing ("my client
@@ -135,8 +140,7 @@ list", "my intern year", "my mentor program")."""
 _NAMED_BY_SHARED_WORK = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?(?P<r>{_SHARED_WORK})\s+(?P<v>[A-Z][a-z'’-]{{1,14}})"
     r"(?![\w'’-])(?!\s+[A-Z])"
-    r"(?=\s*,|\s+(?:is|was|has|had|and|who|just|keeps|wants|said|says|thinks|loves|hates|asked|"
-    r"told|will|would|can|can't|won't|doesn't|isn't|handles|runs|does|gets|started|always|never)\b)"
+    rf"(?=\s*,|\s+(?:{_SAYS_OF_THEM}|started|always|never)\b)"
 )
 
 
@@ -209,8 +213,7 @@ _NAMED_TEXT = {
 _NAMED_IN_PASSING = re.compile(
     r"\b(?:my|our)\s+(?:new\s+|little\s+|old\s+|eldest\s+|youngest\s+)?"
     rf"(?P<r>{'|'.join(_RELATIONS.values())})\s+(?P<v>[A-Za-z][a-z'’-]{{1,14}})"
-    r"(?=\s*,|\s+(?:is|was|has|had|and|who|just|keeps|wants|said|says|thinks|loves|hates|"
-    r"asked|told|will|would|can|can't|won't|doesn't|isn't|handles|runs|does|gets)\b)",
+    rf"(?=\s*,|\s+(?:{_SAYS_OF_THEM})\b)",
     re.IGNORECASE,
 )
 

@@ -1,6 +1,6 @@
 """Precision and recall of the embedded extractor on the labelled sets: the patterns alone
-(`embedded-6-patterns`) beside the patterns with the durable reader (`embedded-6`, the default while
-meaning is on).
+(`embedded-6-patterns`) beside the patterns with the durable and name readers (`embedded-6`, the
+default while meaning is on).
 
     .venv/bin/python ops/bench/extraction.py [path/to/labelled.jsonl] [--misses]
 

@@ -33,8 +33,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "ops/models"))
+sys.path.insert(0, str(ROOT / "ops/bench"))
 
 from build_durable import KEPT_OUT, LASTING, rows  # noqa: E402
+from extraction import score  # noqa: E402  (the bench's matching rules)
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.facts.durable import NAMED_SLOTS, DurableReader  # noqa: E402
@@ -115,9 +117,6 @@ def fit(examples: list[Example]) -> np.ndarray:
 
 def folds(embedder: StaticEmbedder, base: list[Example], sets: dict[Path, list[Example]]) -> None:
     """Each tuning set scored by the extractor with a reader trained without it."""
-    sys.path.insert(0, str(ROOT / "ops/bench"))
-    from extraction import score  # the bench's matching rules
-
     durable = DurableReader.for_embedder(embedder)
     totals = np.zeros((2, 4), dtype=int)
     for held in TUNING:

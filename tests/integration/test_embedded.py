@@ -187,3 +187,23 @@ def test_the_embedded_default_runs_the_scheduled_sweeps(tmp_path: Path) -> None:
         os.kill(serve.pid, signal.SIGTERM)
         serve.wait(timeout=30)
     _gone_within(serve.pid, data, 15)
+
+
+def test_a_process_the_orderly_stop_left_is_stopped_before_serve_exits(tmp_path: Path) -> None:
+    """A worker's pool child that outlives its worker (here a stand-in marked as the workers are)
+    is stopped by `dossier serve` itself on SIGTERM, by the watchdog's rules, before the watchdog
+    is let go: nothing of ours is left running."""
+    data, port = tmp_path / "data", free_port()
+    serve = _serve(data, port)
+    straggler = subprocess.Popen(
+        ["sleep", "600"], env={**os.environ, PARENT_ENV: str(serve.pid)}, start_new_session=True
+    )
+    try:
+        os.kill(serve.pid, signal.SIGTERM)
+        serve.wait(timeout=60)
+        # serve has exited: whatever it leaves, no watchdog is left to stop
+        assert straggler.wait(timeout=5) is not None
+    finally:
+        if straggler.poll() is None:
+            straggler.kill()
+    _gone_within(serve.pid, data, 15)
