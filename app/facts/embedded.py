@@ -11,7 +11,8 @@ from datetime import date
 from app.facts.clauses import clauses
 from app.facts.durable import DurableReader, Reading, as_said, with_subject
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
-from app.facts.named import Named, NameReader, names_in
+from app.facts.make_believe import said_of_the_user
+from app.facts.named import Named, NameReader, mentions_in
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
 from app.facts.spans import span_of
@@ -55,7 +56,7 @@ class EmbeddedExtractor:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
             (number, sentence, turn.said_on, extract_sentence(sentence, turn.said_on))
             for number, turn in enumerate(turns)
-            for sentence in sentences(spelled_out(without_pasted(turn.text)))
+            for sentence in sentences(spelled_out(said_of_the_user(without_pasted(turn.text))))
             if len(sentence) <= MAX_SENTENCE_CHARS
         ]
         if self.reader is not None:
@@ -142,7 +143,11 @@ class EmbeddedExtractor:
         given: dict[int, list[Extracted]] = {}
         for number, _, _, items in per_sentence:
             given.setdefault(number, []).extend(i for i in items if i.kind in ("fact", "end"))
-        known = {n: {fold(i.value or "") for i in turn} - {""} for n, turn in given.items()}
+        known = {
+            n: {fold(i.value or "") for i in turn if len((i.value or "").split()) <= _A_NAME_LONG}
+            - {""}
+            for n, turn in given.items()
+        }  # a clause read whole ("I use an iPhone and Xero for my accounts") names no one yet
         for number, sentence, said_on, items in per_sentence:
             turn = given[number]
             unread = []
@@ -151,20 +156,37 @@ class EmbeddedExtractor:
                 if not any(name in value or value in name for value in known[number]):
                     unread.append(named)
             for named, slot in zip(unread, names.read(sentence, unread), strict=True):
-                filled = any(item.slot == slot for item in turn if item.kind == "fact")
-                if slot is None or (filled and slot not in MULTI_VALUED):
+                if slot is None or not _fits(slot, named, sentence[: named.start]):
                     continue
-                if not _fits(slot, named, sentence[: named.start]):
-                    continue
-                fact = Extracted(
-                    kind="fact",
-                    text=as_said(sentence),
-                    said_on=said_on,
-                    slot=slot,
-                    value=named.name,
+                read_whole = next(
+                    (
+                        item
+                        for item in items
+                        if item.kind == "fact"
+                        and item.slot == slot
+                        and len((item.value or "").split()) > _A_NAME_LONG
+                        and named.name in (item.value or "")
+                    ),
+                    None,
                 )
-                items.append(fact)
-                turn.append(fact)
+                if read_whole is not None:  # "we run our books through Xero": Xero, not the clause
+                    fact = replace(read_whole, value=named.name)
+                    items[items.index(read_whole)] = fact
+                    turn[turn.index(read_whole)] = fact
+                elif slot in MULTI_VALUED or not any(
+                    item.slot == slot for item in turn if item.kind == "fact"
+                ):
+                    fact = Extracted(
+                        kind="fact",
+                        text=as_said(sentence),
+                        said_on=said_on,
+                        slot=slot,
+                        value=named.name,
+                    )
+                    items.append(fact)
+                    turn.append(fact)
+                else:
+                    continue  # the turn gave this slot its one value already
                 known[number].add(fold(named.name))
 
 
@@ -173,6 +195,8 @@ MOST_NAMES = 12
 the reading grows with each name."""
 
 
+_A_NAME_LONG = 5
+"""Words a value may have and still be a name that the name reader should not read again."""
 _ALTERNATIVES = re.compile(r"^(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+or\s+\w+", re.IGNORECASE)
 """Choices a question opens with ("cat or dog for a first pet, pros and cons?"), not a fact."""
 
@@ -187,7 +211,7 @@ def _names_said_of_the_user(sentence: str) -> list[Named]:
         return []
     said = [sentence] if keeps_open(sentence) else statement_clauses(sentence)
     found = []
-    for named in names_in(sentence):
+    for named in mentions_in(sentence):
         if not any(named.name in part for part in said):
             continue
         before = sentence[: named.start]
@@ -215,6 +239,10 @@ def _fits(slot: str, named: Named, before: str) -> bool:
         return not _NOT_THE_WORK_NOW.search(near)
     if slot in ("partner", "child", "pet"):
         return bool(_OWN.search(before)) and not named.name.isupper()
+    if slot == "role":
+        return not _NOT_THE_WORK_NOW.search(near)
+    if slot == "uses":
+        return not _NOT_USED_NOW.search(before[-28:])  # "cancelled Spotify, I'm on Tidal now"
     return True
 
 
@@ -238,6 +266,15 @@ _NOT_THE_WORK_NOW = re.compile(
     r"went|go(?:ing)?\s+to|trip|holiday|ticket|nearest)\b",
     re.IGNORECASE,
 )
+_NOT_USED_NOW = re.compile(
+    r"\b(?:used\s+to|tr(?:y|ied|ying)|quit|ditched|dropped|cancell?ed|switch\w*\s+from|"
+    r"(?:moved|came)\s+(?:over\s+)?from|left|instead\s+of|rather\s+than|than|consider\w*|"
+    r"thinking|looking\s+at|should\s+I|recommend\w*|vs|versus|or|wants?\s+(?:me|us)|"
+    r"never|no\s+longer|not|don['’]?t|doesn['’]?t)\b",
+    re.IGNORECASE,
+)
+"""Words before a product's name that say the user does not use it now: "tried todoist",
+"moved from Spotify", "Jira or Linear?", "a client wants me to use memoQ"."""
 _PEOPLE = frozenset({"partner", "child", "pet", "manager", "works_with", "name", "preferred_name"})
 _OWN = re.compile(
     r"\b(?:my|our|I\s+have|I['’]ve\s+got|we\s+have|we['’]ve\s+got|got\s+an?|have\s+an?|"

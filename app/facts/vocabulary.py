@@ -110,6 +110,30 @@ ROLE_NOUNS = (
 )
 
 
+OCCUPATIONS = (
+    ROLE_NOUNS
+    + "|actor|actuary|acupuncturist|adjuster|animator|archaeologist|archivist|astronomer|auditor|"
+    "banker|barrister|biochemist|bookkeeper|bookseller|brewer|broker|buyer|cartographer|"
+    "chiropractor|conveyancer|curator|dancer|dealer|dietitian|dietician|ecologist|examiner|"
+    "geologist|illustrator|inspector|interpreter|lobbyist|merchandiser|meteorologist|"
+    "microbiologist|nutritionist|optometrist|osteopath|pathologist|physicist|podiatrist|"
+    "practitioner|presenter|producer|proofreader|psychiatrist|solicitor|statistician|surveyor|"
+    "technologist|trader|treasurer|tutor|underwriter|postie|farmhand|groomer|lifeguard|ranger|"
+    "controller|crew|steward|stewardess|attendant|operator|handler|dispatcher|machinist|fitter|"
+    "glazier|locksmith|upholsterer|seamstress|tailor|cobbler|fishmonger|grocer|packer|picker|"
+    "deckhand|docker|bouncer|doorman|concierge|valet|chauffeur|cabbie|trucker|notary|sommelier|"
+    "shepherd|beekeeper|winemaker|gamekeeper|zookeeper|worker|apprentice|trainee|resident|"
+    "registrar|medic|doula|sonographer|phlebotomist|audiologist|orthodontist|radiologist|"
+    "anaesthetist|anesthetist|cardiologist|teller|undergrad|postgrad|pupil|sysadmin|devops|"
+    "analyst|auxiliary|hand|guide|instructor|invigilator|volunteer|estimator|buyer|stylist|"
+    "beautician|manicurist|tattooist|masseur|masseuse|housekeeper|carpenter|mason|electrician"
+)
+"""Occupations, for the name reader to weigh whether one is the user's ("ten years pushing beds
+around St James's as a porter", "Postie in Glasgow"): the role nouns the patterns read, and
+more (a few from Faker's job titles, the rest trades and everyday work), none of which a
+pattern reads by itself."""
+
+
 DIETS = (
     "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free|"
     "lactose intolerant|"

@@ -111,6 +111,41 @@ DEFAULT_SETS = (
         "data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_14.jsonl",
+        "fourteenth everyday set, work life in many phrasings (session 11), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_15.jsonl",
+        "fifteenth everyday set, tools and standing instructions (session 11), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_16.jsonl",
+        "sixteenth everyday set, tastes, habits, diet and health (session 11), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_17.jsonl",
+        "seventeenth everyday set, family and home in passing (session 11), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_18.jsonl",
+        "eighteenth everyday set, texting style (session 11), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_19.jsonl",
+        "nineteenth everyday set, half hard chatter (session 11), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_20.jsonl",
+        "twentieth everyday set, several facts a message, many endings (session 11), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
@@ -148,6 +183,12 @@ DEFAULT_SETS = (
         "seventh everyday held-out set (session 10), written after that session's first changes "
         "by someone who had seen neither the extractor, its training data nor the other sets; "
         "measured once, at its end, never tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_8.jsonl",
+        "eighth everyday held-out set (session 11), written before that session's changes by "
+        "someone who had seen neither the extractor, its training data nor the other sets; "
+        "measured once at its start and once at its end, never tuned on",
     ),
 )
 

@@ -39,9 +39,16 @@ from build_durable import KEPT_OUT, LASTING, rows  # noqa: E402
 from extraction import score  # noqa: E402  (the bench's matching rules)
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
-from app.facts.durable import NAMED_SLOTS, DurableReader  # noqa: E402
+from app.facts.durable import DurableReader  # noqa: E402
 from app.facts.embedded import EmbeddedExtractor  # noqa: E402
-from app.facts.named import NAMES_FILE, NameReader, NamesAbout, name_features, names_in  # noqa: E402
+from app.facts.named import (  # noqa: E402
+    NAMES_FILE,
+    READ_SLOTS,
+    NameReader,
+    NamesAbout,
+    mentions_in,
+    name_features,
+)
 from app.facts.pasted import without_pasted  # noqa: E402
 from app.facts.utterances import sentences  # noqa: E402
 from app.text.casual import spelled_out  # noqa: E402
@@ -51,7 +58,7 @@ TUNING = sorted(
     (ROOT / "ops/bench/data").glob("extraction_tuning*.jsonl"),
     key=lambda path: int(path.stem.rsplit("_", 1)[-1]) if path.stem[-1].isdigit() else 1,
 )
-SLOTS = tuple(sorted(NAMED_SLOTS))
+SLOTS = tuple(sorted(READ_SLOTS))
 RIDGE = 3.0
 
 Example = tuple[np.ndarray, list[str | None]]
@@ -62,11 +69,11 @@ def labelled(embedder: StaticEmbedder, text: str, expected: list[dict[str, str]]
     values = [
         (item["slot"], fold(item["value"]))
         for item in expected
-        if item.get("kind") == "fact" and item.get("slot") in NAMED_SLOTS and item.get("value")
+        if item.get("kind") == "fact" and item.get("slot") in READ_SLOTS and item.get("value")
     ]
     features, slots = [], []
     for sentence in sentences(spelled_out(without_pasted(text))):
-        names = names_in(sentence)
+        names = mentions_in(sentence)
         if not names:
             continue
         features.append(name_features(embedder, sentence, names))
@@ -77,7 +84,8 @@ def labelled(embedder: StaticEmbedder, text: str, expected: list[dict[str, str]]
                     (
                         slot
                         for slot, value in values
-                        if value == name or (len(name) > 3 and (value in name or name in value))
+                        if (slot == "role" or not named.occupation)
+                        and (value == name or (len(name) > 3 and (value in name or name in value)))
                     ),
                     None,
                 )
@@ -115,24 +123,33 @@ def fit(examples: list[Example]) -> np.ndarray:
     return np.asarray(np.linalg.solve(covariance, design.T @ targets), dtype=np.float32)
 
 
+GRID = ((-0.2, 0.0), (-0.3, 0.2), (-0.4, 0.4))
+"""(SLOT_SCORE, NONE_MARGIN) pairs `--folds` compares."""
+
+
 def folds(embedder: StaticEmbedder, base: list[Example], sets: dict[Path, list[Example]]) -> None:
-    """Each tuning set scored by the extractor with a reader trained without it."""
+    """Each tuning set scored by the extractor with a reader trained without it, for each of
+    the thresholds in `GRID`."""
     durable = DurableReader.for_embedder(embedder)
-    totals = np.zeros((2, 4), dtype=int)
+    totals = np.zeros((1 + len(GRID), 4), dtype=int)
     for held in TUNING:
         weights = fit(base + [e for path, ex in sets.items() if path != held for e in ex])
-        reader = NameReader(embedder, SLOTS, weights)
+        readers = [NameReader(embedder, SLOTS, weights, score, margin) for score, margin in GRID]
         lines = [json.loads(line) for line in held.read_text().splitlines() if line.strip()]
         messages = [m for m in lines if "comment" not in m]
         labelled_events = all(m.get("events") != "unlabelled" for m in lines)
-        for row, extractor in enumerate(
-            (EmbeddedExtractor(durable), EmbeddedExtractor(durable, reader))
-        ):
+        extractors = [EmbeddedExtractor(durable)] + [
+            EmbeddedExtractor(durable, reader) for reader in readers
+        ]
+        for row, extractor in enumerate(extractors):
             totals[row] += score(extractor, messages, False, labelled_events)
-        print(f"  {held.name}: without / with {totals[0]} / {totals[1]} so far", flush=True)
-    for label, (matched, extracted, wanted, kept) in zip(("without", "with"), totals, strict=True):
+        print(f"  {held.name}: {' / '.join(str(t) for t in totals)} so far", flush=True)
+    labels = ["without the name reader"] + [
+        f"with it, slot score {score}, none margin {margin}" for score, margin in GRID
+    ]
+    for label, (matched, extracted, wanted, kept) in zip(labels, totals, strict=True):
         print(
-            f"{label} the name reader: {matched} of {wanted} facts, precision "
+            f"{label}: {matched} of {wanted} facts, precision "
             f"{matched / extracted:.3f}, chatter messages kept {kept}"
         )
 

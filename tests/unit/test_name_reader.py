@@ -11,7 +11,7 @@ from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.durable import DurableReader
 from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Turn
-from app.facts.named import NameReader, names_in
+from app.facts.named import NameReader, mentions_in, names_in, occupations_in
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 NAMES = NameReader.for_embedder(EMBEDDER)
@@ -33,6 +33,36 @@ def test_the_names_of_a_sentence_are_its_runs_of_capitalised_words() -> None:
     sentence = "So I met Dave"
     (dave,) = names_in(sentence)
     assert sentence[dave.start : dave.end] == "Dave"
+
+
+def test_a_product_written_with_a_small_i_or_e_is_a_name() -> None:
+    assert [n.name for n in names_in("I use an iPhone and Xero, sold the old one on eBay")] == [
+        "iPhone",
+        "Xero",
+        "eBay",
+    ]
+
+
+def test_an_occupation_is_read_with_the_words_before_it_that_say_which() -> None:
+    sentence = "Ten years as a night-shift nurse, then air traffic controller at Schiphol"
+    assert [n.name for n in occupations_in(sentence)] == [
+        "night-shift nurse",
+        "air traffic controller",
+    ]
+    assert all(n.occupation for n in occupations_in(sentence))
+    # "as a", "years" and a comma end the words kept before it
+    assert [n.name for n in occupations_in("I work as a teacher, chemistry teacher now")] == [
+        "teacher",
+        "chemistry teacher",
+    ]
+
+
+def test_an_occupation_written_with_capitals_is_no_name() -> None:
+    found = mentions_in("Store manager at JD Sports Birmingham")
+    assert [(n.name, n.occupation) for n in found] == [
+        ("Store manager", True),
+        ("JD Sports Birmingham", False),
+    ]
 
 
 def test_the_packaged_reader_belongs_to_the_packaged_model() -> None:
@@ -61,6 +91,62 @@ def test_a_second_fact_of_a_message_is_read_from_its_name(
 ) -> None:
     assert (slot, name) in facts(message)
     assert (slot, name) not in facts(message, WITHOUT_NAMES)
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        (
+            "fifteen years as a bus driver in Porto and I still hate the night route, any tips?",
+            "role",
+            "bus driver",
+        ),
+        (
+            "Sommelier at a small bistro in Lyon here, how do I describe a natural wine?",
+            "role",
+            "Sommelier",
+        ),
+        ("I'm a nurse and I use an iPad for my rota", "uses", "iPad"),
+    ],
+)
+def test_an_occupation_or_a_product_of_the_users_is_read(
+    message: str, slot: str, value: str
+) -> None:
+    assert (slot, value) in facts(message)
+    assert (slot, value) not in facts(message, WITHOUT_NAMES)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we run all our books through Xero and the bank feed keeps breaking, what should I check?",
+        "I log everything in Notion and it's getting slow, tips?",
+    ],
+)
+def test_a_product_read_in_a_clause_read_whole_is_its_value(message: str) -> None:
+    """The durable reader kept the whole clause as what the user uses; the name is the value."""
+    (uses,) = [value for slot, value in facts(message) if slot == "uses"]
+    assert len(uses.split()) == 1
+    assert any(len(value.split()) > 5 for slot, value in facts(message, WITHOUT_NAMES))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my sister is a paramedic in Leeds and works nights",
+        "I want to become a pilot one day, how long does training take?",
+        "my son is a barber and wants to open a shop",
+        "the electrician came round and said the fuse box is ancient",
+        "I'm writing a story about a lonely lighthouse keeper, can you help with the opening?",
+        "how much does a plumber charge to fix a leaking tap?",
+        "I tried Notion for a month and hated it, any simpler apps?",
+        "should I switch to Linear from Trello for a team of four?",
+        "my mum swears by her Kindle, should I get her a new one?",
+        "Is Figma better than Sketch for a beginner?",
+    ],
+)
+def test_an_occupation_or_a_product_that_is_not_the_users_is_not_read(message: str) -> None:
+    assert not any(slot in ("role", "uses") for slot, _ in facts(message)), facts(message)
 
 
 @pytest.mark.parametrize(
