@@ -85,7 +85,7 @@ class EmbeddedExtractor:
         readings = reader.read([per_sentence[n][1] for n in whole])
         read_whole: dict[int, Extracted] = {}
         for n, reading in zip(whole, readings, strict=True):
-            if reading is not None:
+            if reading is not None and not _of_someone_else(reading, per_sentence[n][1]):
                 _, sentence, said_on, items = per_sentence[n]
                 read_whole[n] = _as_fact(reading, sentence, said_on)
                 items[:0] = [read_whole[n], *_listed_with(reading, read_whole[n])]
@@ -114,7 +114,7 @@ class EmbeddedExtractor:
                     items.extend(_not_given_yet(read, items))
         readings = reader.read([clause for _, clause in parts], clauses=True)
         for (n, clause), reading in zip(parts, readings, strict=True):
-            if reading is None:
+            if reading is None or _of_someone_else(reading, clause):
                 continue
             _, _, said_on, items = per_sentence[n]
             whole_fact = read_whole.get(n)
@@ -144,8 +144,7 @@ class EmbeddedExtractor:
         for number, _, _, items in per_sentence:
             given.setdefault(number, []).extend(i for i in items if i.kind in ("fact", "end"))
         known = {
-            n: {fold(i.value or "") for i in turn if len((i.value or "").split()) <= _A_NAME_LONG}
-            - {""}
+            n: {fold(i.value or "") for i in turn if not _read_whole(i)} - {""}
             for n, turn in given.items()
         }  # a clause read whole ("I use an iPhone and Xero for my accounts") names no one yet
         for number, sentence, said_on, items in per_sentence:
@@ -155,26 +154,33 @@ class EmbeddedExtractor:
                 name = fold(named.name)
                 if not any(name in value or value in name for value in known[number]):
                     unread.append(named)
-            for named, slot in zip(unread, names.read(sentence, unread), strict=True):
-                if slot is None or not _fits(slot, named, sentence[: named.start]):
-                    continue
-                read_whole = next(
+            for named, read_as in zip(unread, names.read(sentence, unread), strict=True):
+                # an occupation in a clause read whole as a role is that role, however it reads
+                slot = "role" if named.occupation else read_as
+                whole = next(
                     (
                         item
                         for item in items
                         if item.kind == "fact"
                         and item.slot == slot
-                        and len((item.value or "").split()) > _A_NAME_LONG
+                        and _read_whole(item)
                         and named.name in (item.value or "")
                     ),
                     None,
                 )
-                if read_whole is not None:  # "we run our books through Xero": Xero, not the clause
-                    fact = replace(read_whole, value=named.name)
-                    items[items.index(read_whole)] = fact
-                    turn[turn.index(read_whole)] = fact
-                elif slot in MULTI_VALUED or not any(
-                    item.slot == slot for item in turn if item.kind == "fact"
+                if slot is None or not _fits(slot, named, sentence):
+                    if whole is not None and slot is not None:
+                        # "I left my job as a pharmacist last spring": no role of the user's now
+                        items.remove(whole)
+                        turn.remove(whole)
+                    continue
+                if whole is not None:  # "we run our books through Xero": Xero, not the clause
+                    fact = replace(whole, value=named.name)
+                    items[items.index(whole)] = fact
+                    turn[turn.index(whole)] = fact
+                elif read_as is not None and (
+                    slot in MULTI_VALUED
+                    or not any(item.slot == slot for item in turn if item.kind == "fact")
                 ):
                     fact = Extracted(
                         kind="fact",
@@ -197,6 +203,14 @@ the reading grows with each name."""
 
 _A_NAME_LONG = 5
 """Words a value may have and still be a name that the name reader should not read again."""
+
+
+def _read_whole(item: Extracted) -> bool:
+    """Whether the fact's value is the clause it was read from, not a name or a phrase of it."""
+    value = item.value or ""
+    return len(value.split()) > _A_NAME_LONG or fold(value) == fold(item.text)
+
+
 _ALTERNATIVES = re.compile(r"^(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+or\s+\w+", re.IGNORECASE)
 """Choices a question opens with ("cat or dog for a first pet, pros and cons?"), not a fact."""
 
@@ -226,24 +240,55 @@ def _names_said_of_the_user(sentence: str) -> list[Named]:
     return found
 
 
-def _fits(slot: str, named: Named, before: str) -> bool:
+def _fits(slot: str, named: Named, sentence: str) -> bool:
     """Whether the slot the name reader chose fits how the name was said: a place of work is
     one the user works at now (not where they studied, trained, interned or used to work, nor
-    one they hope for: "I'm a nurse, trained at Guy's"); a partner, child or pet is the user's
-    when said as theirs ("we've got a spaniel called Bella", not "treated a spaniel called Bella
-    today"), and is no acronym ("my cat came from the RSPCA")."""
+    one they hope for: "I'm a nurse, trained at Guy's"); so is an occupation ("I left my job as
+    a pharmacist", "I'm dating a firefighter", "a postie for a dad" are not the user's now); a
+    product is one they use now ("tried todoist", "I would use Notion if it worked offline");
+    a partner, child or pet is the user's when said as theirs ("we've got a spaniel called
+    Bella", not "treated a spaniel called Bella today"), is no acronym ("my cat came from the
+    RSPCA") and no thing ("buying my husband a Garmin")."""
+    before, after = sentence[: named.start], sentence[named.end :]
     near = before[-48:]
-    if slot in _PEOPLE and fold(named.name) in known_places():
+    if slot in _PEOPLE and (fold(named.name) in known_places() or _A_THING.search(before)):
         return False  # "my biggest client is in Berlin": a place is no one
     if slot in ("employer", "office"):
         return not _NOT_THE_WORK_NOW.search(near)
     if slot in ("partner", "child", "pet"):
         return bool(_OWN.search(before)) and not named.name.isupper()
-    if slot == "role":
-        return not _NOT_THE_WORK_NOW.search(near)
-    if slot == "uses":
-        return not _NOT_USED_NOW.search(before[-28:])  # "cancelled Spotify, I'm on Tidal now"
+    if slot == "role":  # in its own clause: "used to work at Deloitte, now a UX designer"
+        clause = _CLAUSE_BREAK.split(near)[-1]
+        return not (
+            _NOT_THE_WORK_NOW.search(clause)
+            or _NOT_MY_ROLE_NOW.search(clause)
+            or _NOT_NOW_AFTER.match(after)
+        )
+    if slot == "uses":  # "cancelled Spotify, I'm on Tidal now"
+        return not (_NOT_USED_NOW.search(before[-28:]) or _NOT_NOW_AFTER.match(after))
     return True
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:()—–]|\s-\s|\b(?:but|now)\b", re.IGNORECASE)
+_A_THING = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
+"""An article just before a name: "a Garmin" is a thing, no one is "a Sarah"."""
+_NOT_MY_ROLE_NOW = re.compile(
+    r"\b(?:former(?:ly)?|ex|left|quit|resign\w*|sacked|fired|redundan\w*|spent|did|done|stint|"
+    r"never|no|not|playing|play|dating|date|married|marry|met|become|becoming|wish|would|"
+    r"could|if|(?:daughter|son|child|wife|husband|widow)\s+of|after\s+(?:\w+\s+){0,2}years)\b",
+    re.IGNORECASE,
+)
+"""Words before an occupation that make it no job of the user's now: "after 20 years as a
+firefighter", "I'm no accountant", "I'm the daughter of a coal miner", "playing a nurse"."""
+_NOT_NOW_AFTER = re.compile(
+    r"^\W*(?:(?:for|as)\s+(?:a|my)\s+(?:dad|mum|mom|father|mother|parent)|before\b|until\b|"
+    r"till\b|back\s+in\b|years\s+ago\b|never\s+again\b|if\b|when\s+I\s+was\b|vs\.?\s|"
+    r"versus\b|or\s+(?:an?\s+)?[A-Z]\w*)",
+    re.IGNORECASE,
+)
+"""Words just after an occupation or a product that make it not the user's now: "a paramedic
+before moving into teaching", "a postie for a dad", "Notion if it worked offline", "Figma vs
+Sketch"."""
 
 
 _ANOTHERS = re.compile(
@@ -263,14 +308,15 @@ _NOT_THE_WORK_NOW = re.compile(
     r"\b(?:stud(?:y|ied|ying)|trained|training|qualified|placement|apprenticeship|degree|"
     r"masters|PGCE|PhD|interned|internship|learn(?:ed|t)|was|were|used\s+to|retired|worked|"
     r"taught|hop(?:e|ing)|going\s+to|want|applied|applying|interview\w*|stuck|shift|visit\w*|"
-    r"went|go(?:ing)?\s+to|trip|holiday|ticket|nearest)\b",
+    r"went|go(?:ing)?\s+to|trip|holiday|ticket|nearest|assessment|volunteer\w*)\b",
     re.IGNORECASE,
 )
 _NOT_USED_NOW = re.compile(
     r"\b(?:used\s+to|tr(?:y|ied|ying)|quit|ditched|dropped|cancell?ed|switch\w*\s+from|"
     r"(?:moved|came)\s+(?:over\s+)?from|left|instead\s+of|rather\s+than|than|consider\w*|"
     r"thinking|looking\s+at|should\s+I|recommend\w*|vs|versus|or|wants?\s+(?:me|us)|"
-    r"never|no\s+longer|not|don['’]?t|doesn['’]?t)\b",
+    r"never|no\s+longer|not|don['’]?t|doesn['’]?t|trained|would|could|sold|returned|buy\w*|"
+    r"bought|gift\w*)\b",
     re.IGNORECASE,
 )
 """Words before a product's name that say the user does not use it now: "tried todoist",
@@ -351,6 +397,29 @@ def _not_given_yet(read: list[Extracted], items: list[Extracted]) -> list[Extrac
 
 def _reads_a_fact(items: list[Extracted]) -> bool:
     return any(item.kind in ("fact", "end") for item in items)
+
+
+_SOMEONE_ELSES_SUBJECT = re.compile(
+    r"^\W*(?:(?:so|and|but|also|btw|honestly|apparently|anyway)\W+)*(?:my|our)\s+"
+    r"(?:[\w-]+\s+)?(?:flat-?mate|room-?mate|house-?mate|friend|mum|mom|mother|dad|father|"
+    r"parents?|sister|brother|sibling|girlfriend|boyfriend|wife|husband|partner|fianc[eé]e?|"
+    r"son|daughter|kids?|child(?:ren)?|nan|gran|grandma|grandmother|grandad|grandpa|"
+    r"grandfather|aunt|uncle|cousin|niece|nephew|neighbou?r|landlord|landlady|boss|manager|"
+    r"colleague|co-?worker|client|teacher|in-laws?|step\w+)(?:['’]s(?:\s+\w+)?)?\b"
+    r"(?!\s+(?:and|&)\s+I\b)(?!\s*,?\s+[A-Z]\w*\s+(?:and|&)\s+I\b)",
+    re.IGNORECASE,
+)
+"""A sentence whose subject is someone close to the user ("my flatmate Oskar is allergic to
+shellfish", "my girlfriend's manager keeps emailing her", "my wife is vegan"); not "my wife and
+I", not "my sister Ana and I"."""
+_ABOUT_SOMEONE = frozenset({"partner", "child", "pet", "manager", "works_with"})
+"""Slots whose value is the someone a sentence speaks of: "my wife is called Ana" is the user's."""
+
+
+def _of_someone_else(reading: Reading, said: str) -> bool:
+    """Whether the durable reader's fact is of the person the sentence speaks of, not the user's
+    ("my flatmate Oskar is allergic to shellfish" is no allergy of the user's)."""
+    return reading.slot not in _ABOUT_SOMEONE and bool(_SOMEONE_ELSES_SUBJECT.match(said))
 
 
 def _as_fact(reading: Reading, read_from: str, said_on: date) -> Extracted:

@@ -103,7 +103,12 @@ def names_in(sentence: str) -> list[Named]:
     return found
 
 
-_OCCUPATION = re.compile(rf"\b(?:{OCCUPATIONS})(?:e?s)?\b(?![’'-])", re.IGNORECASE)
+_OCCUPATION = re.compile(
+    rf"\b(?:(?:head|director|vp|chief|lead|manager|professor|lecturer|officer|president|dean)"
+    rf"\s+of\s+(?!the\b|a\b|my\b|our\b)[\w&-]+(?:\s+(?!at\b|in\b|for\b|and\b)[\w&-]+)?"
+    rf"|(?:{OCCUPATIONS})(?:e?s)?)\b(?![’'-])",
+    re.IGNORECASE,
+)
 _NOT_A_MODIFIER = frozenset(
     "a an the my our his her their your i im i'm am is was be being been are as and or of in at "
     "for to with on by from this that these those new old now just also only still who which "
@@ -216,9 +221,12 @@ class NameReader:
             return []
         scores = name_features(self.embedder, sentence, names) @ self.weights[:-1]
         scores += self.weights[-1]
-        # an occupation is the user's role or nothing of theirs; a name may fill any slot
+        # an occupation is the user's role or nothing of theirs; a name is a role only when it
+        # is written in capitals ("I'm a GP", "HR for ten years"; not "boycotting Amazon")
         only_role = np.array([slot == "role" for slot in self.slots])
-        allowed = np.array([only_role if n.occupation else np.ones_like(only_role) for n in names])
+        allowed = np.array(
+            [only_role if n.occupation else ~only_role | n.name.isupper() for n in names]
+        )
         slot_scores = np.where(allowed, scores[:, :-1], -np.inf)
         slots: list[str | None] = []
         for row, none in zip(slot_scores, scores[:, -1], strict=True):

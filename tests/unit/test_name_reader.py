@@ -181,3 +181,56 @@ def test_a_name_in_what_is_said_of_someone_else_is_no_fact_of_the_user(
     message: str, slot: str
 ) -> None:
     assert not any(found == slot for found, _ in facts(message)), facts(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a review's messages (session 11): a job left, never held, played or someone else's
+        "I did two years as a cabbie in London",
+        "I left my job as a pharmacist last spring",
+        "I've never been a nurse, but how hard is the NCLEX?",
+        "I spent 6 years as a paramedic before moving into teaching",
+        "I quit my job as a bus driver last week",
+        "I got sacked from my job as a barista",
+        "After 20 years as a firefighter I finally hung up my helmet",
+        "I've done nights as a security guard before, never again",
+        "I'm no accountant but these numbers look off to me",
+        "I'm the daughter of a coal miner",
+        "I grew up with a postie for a dad",
+        "I'm playing a nurse in the school play",
+        "I'm boycotting Amazon",
+        "I would use Notion if it worked offline",
+        "I have an assessment day at PwC",
+        "I'm volunteering at Oxfam on Saturdays",
+    ],
+)
+def test_a_job_or_a_product_that_is_not_the_users_now_is_not_read(message: str) -> None:
+    assert not any(slot in ("role", "uses", "employer") for slot, _ in facts(message)), facts(
+        message
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("I edit photos in Lightroom", "uses", "Lightroom"),
+        ("I edit videos in DaVinci Resolve", "uses", "DaVinci Resolve"),
+        ("Working as a quantity surveyor on a hospital job in Leeds", "role", "quantity surveyor"),
+        ("Used to work at Deloitte, now freelancing as a UX designer", "role", "UX designer"),
+        (
+            "As of this week I'm head of customer success at Deel",
+            "role",
+            "head of customer success",
+        ),
+    ],
+)
+def test_a_job_or_a_product_of_the_users_is_read_as_its_name(
+    message: str, slot: str, value: str
+) -> None:
+    assert (slot, value) in facts(message)
+
+
+def test_what_is_said_of_someone_close_is_no_fact_of_the_users() -> None:
+    assert facts("My flatmate Oskar is allergic to shellfish and I'm cooking on Saturday.") == set()
+    assert facts("my girlfriend's manager keeps emailing her at midnight") == set()
