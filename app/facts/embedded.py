@@ -35,22 +35,24 @@ class EmbeddedExtractor:
     (`app.facts.durable`) and the name reader when meaning is on; offline, about 2 ms a message on
     2 cores (the patterns alone 0.6 ms).
 
-    `embedded-6` is the patterns with the durable and name readers, reading chat's spelling
+    `embedded-7` is the patterns with the durable and name readers, reading chat's spelling
     (dropped apostrophes, places, teams, tools and organisations in lower case) and its
-    fragments, and a second fact of a message (what a clause's opening says, a name the name
-    reader gives a slot: `app.facts.named`);
-    `embedded-6-patterns` the same patterns alone (`embedded-5` before the second facts of
-    clauses; `embedded-4` and `embedded-1` before chat's spelling; `embedded-3` read the
-    same sentences with fewer patterns and kept nothing after an end; `embedded-2`, the reader's
-    first version, whole sentences with the gate's lasting probe): re-extraction re-runs the
-    kept turns of batches made by another."""
+    fragments, and a second fact of a message (what a clause's opening says, a name, product,
+    occupation or team the name reader gives a slot: `app.facts.named`), nothing of what is
+    made believe or quoted from others (`app.facts.make_believe`);
+    `embedded-7-patterns` the same patterns alone (`embedded-6` before products, occupations,
+    teams, make-believe and heads that learned from the tuning sets; `embedded-5` before the
+    second facts of clauses; `embedded-4` and `embedded-1` before chat's spelling; `embedded-3`
+    read the same sentences with fewer patterns and kept nothing after an end; `embedded-2`,
+    the reader's first version, whole sentences with the gate's lasting probe): re-extraction
+    re-runs the kept turns of batches made by another."""
 
     def __init__(
         self, reader: DurableReader | None = None, names: NameReader | None = None
     ) -> None:
         self.reader = reader
         self.names = names
-        self.name = "embedded-6" if reader is not None else "embedded-6-patterns"
+        self.name = "embedded-7" if reader is not None else "embedded-7-patterns"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
@@ -156,7 +158,7 @@ class EmbeddedExtractor:
                     unread.append(named)
             for named, read_as in zip(unread, names.read(sentence, unread), strict=True):
                 # an occupation in a clause read whole as a role is that role, however it reads
-                slot = "role" if named.occupation else read_as
+                slot = named.fills or read_as
                 whole = next(
                     (
                         item
@@ -257,7 +259,7 @@ def _fits(slot: str, named: Named, sentence: str) -> bool:
         return not _NOT_THE_WORK_NOW.search(near)
     if slot in ("partner", "child", "pet"):
         return bool(_OWN.search(before)) and not named.name.isupper()
-    if slot == "role":  # in its own clause: "used to work at Deloitte, now a UX designer"
+    if slot in ("role", "team"):  # in its own clause: "used to work at Deloitte, now a UX designer"
         clause = _CLAUSE_BREAK.split(near)[-1]
         return not (
             _NOT_THE_WORK_NOW.search(clause)

@@ -37,16 +37,17 @@ from pydantic import BaseModel
 from app.embeddings.base import Embedder
 from app.embeddings.loader import current_embedder
 from app.facts.durable import NAMED_SLOTS
-from app.facts.vocabulary import OCCUPATIONS
+from app.facts.vocabulary import NATIONALITIES, OCCUPATIONS
 from app.text.places import known_places
 from app.text.words import fold
 
 NAMES_FILE = Path(__file__).parent / "named_model.npz"
 
-READ_SLOTS = NAMED_SLOTS | {"uses", "role"}
+READ_SLOTS = NAMED_SLOTS | {"uses", "role", "nationality", "team"}
 """The slots a name may fill: the durable reader's named slots, and the things the user uses,
 which are mostly products' names ("I cull in Photo Mechanic", "we get paged through PagerDuty");
-an occupation the sentence mentions may be the user's role and nothing else."""
+a nationality said in passing ("I'm 41, Peruvian, and just moved to Calgary"); an occupation
+the sentence mentions may be the user's role and nothing else."""
 
 SLOT_SCORE = -0.3
 """A name's best slot must score at least this (targets +-1)."""
@@ -80,12 +81,14 @@ _FIRST_PERSON = re.compile(r"\b(?:i|my|me|we|our|im)\b")
 
 @dataclass(frozen=True, slots=True)
 class Named:
-    """A name or an occupation in a sentence: where it is, and as written."""
+    """A name, an occupation or a team in a sentence: where it is, and as written."""
 
     start: int
     end: int
     name: str
-    occupation: bool = False
+    fills: str | None = None
+    """The one slot it may fill: "role" for an occupation, "team" for a team; None for a name,
+    which may fill any slot but a role."""
 
 
 def names_in(sentence: str) -> list[Named]:
@@ -109,6 +112,7 @@ _OCCUPATION = re.compile(
     rf"|(?:{OCCUPATIONS})(?:e?s)?)\b(?![’'-])",
     re.IGNORECASE,
 )
+_NATIONALITY = re.compile(rf"(?:{NATIONALITIES})s?", re.IGNORECASE)
 _NOT_A_MODIFIER = frozenset(
     "a an the my our his her their your i im i'm am is was be being been are as and or of in at "
     "for to with on by from this that these those new old now just also only still who which "
@@ -126,31 +130,67 @@ MODIFIERS = 3
 
 def occupations_in(sentence: str) -> list[Named]:
     """The occupations a sentence mentions, each with the few words before it that say which
-    ("quantity surveyor", "night-shift nurse"), outside the names `names_in` finds."""
+    ("quantity surveyor", "night-shift nurse")."""
     found = []
     for match in _OCCUPATION.finditer(sentence):
-        start = match.start()
-        for word in reversed(_WORD.findall(sentence[: match.start()])[-MODIFIERS:]):
-            at = sentence.rfind(word, 0, start)
-            if word.lower() in _NOT_A_MODIFIER or not word[0].isalpha() or at < 0:
-                break
-            if sentence[at + len(word) : start].strip():
-                break  # a comma or a dash between: another phrase
-            start = at
-        found.append(Named(start, match.end(), sentence[start : match.end()], occupation=True))
+        start = _modifiers_start(sentence, match.start(), capitals=True)
+        found.append(Named(start, match.end(), sentence[start : match.end()], fills="role"))
     return found
 
 
+_TEAM = re.compile(
+    r"\b(?:team|squad|desk|ward|department|dept|unit|section|division|bureau|seat|watch)\b"
+    r"(?![’'-])",
+    re.IGNORECASE,
+)
+
+
+def teams_in(sentence: str) -> list[Named]:
+    """The teams a sentence mentions by the words before "team", "squad", "desk", "ward" or
+    "department" ("the payments team", "on the night desk", "SRE team"); not a team no word
+    says which ("my team")."""
+    found = []
+    for match in _TEAM.finditer(sentence):
+        start = _modifiers_start(sentence, match.start(), capitals=False)
+        if start < match.start():
+            found.append(Named(start, match.end(), sentence[start : match.end()], fills="team"))
+    return found
+
+
+def _modifiers_start(sentence: str, head: int, capitals: bool) -> int:
+    """Where the words that say which occupation or team starts, before its head word: at most
+    `MODIFIERS` of them, none a function word, a nationality, or (unless `capitals`) a name
+    ("Ocado's fulfilment team" is the fulfilment team; "SRE team" keeps its acronym)."""
+    start = head
+    for word in reversed(_WORD.findall(sentence[:head])[-MODIFIERS:]):
+        at = sentence.rfind(word, 0, start)
+        if word.lower() in _NOT_A_MODIFIER or not word[0].isalpha() or at < 0:
+            break
+        if _NATIONALITY.fullmatch(word):
+            break  # "a Filipino nurse": a nationality, and a nurse
+        if not capitals and word[0].isupper() and not word.isupper() and at > 0:
+            break
+        if sentence[at + len(word) : start].strip():
+            break  # a comma or a dash between: another phrase
+        start = at
+    return start
+
+
 def mentions_in(sentence: str) -> list[Named]:
-    """The names and the occupations of a sentence, in order; an occupation written with
-    capitals ("Store manager") is read as one, not as a name."""
-    occupations = occupations_in(sentence)
+    """The names, occupations and teams of a sentence, in order; an occupation or a team written
+    with capitals ("Store manager", "SRE team") is read as one, not as a name."""
+    phrases = occupations_in(sentence)
+    phrases += [
+        t
+        for t in teams_in(sentence)
+        if not any(t.start < o.end and o.start < t.end for o in phrases)
+    ]
     names = [
         n
         for n in names_in(sentence)
-        if not any(n.start < o.end and o.start < n.end for o in occupations)
+        if not any(n.start < p.end and p.start < n.end for p in phrases)
     ]
-    return sorted(names + occupations, key=lambda n: n.start)
+    return sorted(names + phrases, key=lambda n: n.start)
 
 
 def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> np.ndarray:
@@ -171,7 +211,7 @@ def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> 
             said.append(f"R01:{right[0]} {right[1]}")
         said += [
             f"n:{len(named.name.split())}",
-            f"occupation:{named.occupation}",
+            f"fills:{named.fills}",
             f"start:{named.start == 0}",
             f"place:{fold(named.name) in places}",
             f"first_person:{first_person}",
@@ -221,11 +261,16 @@ class NameReader:
             return []
         scores = name_features(self.embedder, sentence, names) @ self.weights[:-1]
         scores += self.weights[-1]
-        # an occupation is the user's role or nothing of theirs; a name is a role only when it
-        # is written in capitals ("I'm a GP", "HR for ten years"; not "boycotting Amazon")
-        only_role = np.array([slot == "role" for slot in self.slots])
+        # an occupation is the user's role or nothing of theirs, a team their team; a name is a
+        # role only when it is written in capitals ("I'm a GP"; not "boycotting Amazon")
         allowed = np.array(
-            [only_role if n.occupation else ~only_role | n.name.isupper() for n in names]
+            [
+                [
+                    slot == n.fills if n.fills else slot != "role" or n.name.isupper()
+                    for slot in self.slots
+                ]
+                for n in names
+            ]
         )
         slot_scores = np.where(allowed, scores[:, :-1], -np.inf)
         slots: list[str | None] = []

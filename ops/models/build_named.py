@@ -84,7 +84,7 @@ def labelled(embedder: StaticEmbedder, text: str, expected: list[dict[str, str]]
                     (
                         slot
                         for slot, value in values
-                        if (slot == "role" or not named.occupation)
+                        if named.fills in (None, slot)
                         and (value == name or (len(name) > 3 and (value in name or name in value)))
                     ),
                     None,

@@ -11,7 +11,7 @@ from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.durable import DurableReader
 from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Turn
-from app.facts.named import NameReader, mentions_in, names_in, occupations_in
+from app.facts.named import NameReader, mentions_in, names_in, occupations_in, teams_in
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 NAMES = NameReader.for_embedder(EMBEDDER)
@@ -49,7 +49,7 @@ def test_an_occupation_is_read_with_the_words_before_it_that_say_which() -> None
         "night-shift nurse",
         "air traffic controller",
     ]
-    assert all(n.occupation for n in occupations_in(sentence))
+    assert all(n.fills == "role" for n in occupations_in(sentence))
     # "as a", "years" and a comma end the words kept before it
     assert [n.name for n in occupations_in("I work as a teacher, chemistry teacher now")] == [
         "teacher",
@@ -57,11 +57,29 @@ def test_an_occupation_is_read_with_the_words_before_it_that_say_which() -> None
     ]
 
 
+def test_a_team_is_read_with_the_words_that_say_which() -> None:
+    found = teams_in("I've been at Ocado for 3 years on the fulfilment team, then the SRE team")
+    assert [(n.name, n.fills) for n in found] == [
+        ("fulfilment team", "team"),
+        ("SRE team", "team"),
+    ]
+    assert teams_in("my team is great and our department is small") == []  # no word says which
+
+
+def test_a_nationality_before_an_occupation_is_no_part_of_it() -> None:
+    found = mentions_in("I am a Filipino nurse working in Riyadh")
+    assert [(n.name, n.fills) for n in found] == [
+        ("Filipino", None),
+        ("nurse", "role"),
+        ("Riyadh", None),
+    ]
+
+
 def test_an_occupation_written_with_capitals_is_no_name() -> None:
     found = mentions_in("Store manager at JD Sports Birmingham")
-    assert [(n.name, n.occupation) for n in found] == [
-        ("Store manager", True),
-        ("JD Sports Birmingham", False),
+    assert [(n.name, n.fills) for n in found] == [
+        ("Store manager", "role"),
+        ("JD Sports Birmingham", None),
     ]
 
 
@@ -107,6 +125,12 @@ def test_a_second_fact_of_a_message_is_read_from_its_name(
             "Sommelier",
         ),
         ("I'm a nurse and I use an iPad for my rota", "uses", "iPad"),
+        (
+            "i work at Grab on the fraud team, whats the best way to learn kotlin",
+            "team",
+            "fraud team",
+        ),
+        ("I'm on the night desk at the Daily Nation, how do i fix my sleep", "team", "night desk"),
     ],
 )
 def test_an_occupation_or_a_product_of_the_users_is_read(
@@ -134,6 +158,8 @@ def test_a_product_read_in_a_clause_read_whole_is_its_value(message: str) -> Non
     "message",
     [
         "my sister is a paramedic in Leeds and works nights",
+        "my wife is on the payments team at Monzo",
+        "left the sales team and joined ops last month, i need to learn sql fast",
         "I want to become a pilot one day, how long does training take?",
         "my son is a barber and wants to open a shop",
         "the electrician came round and said the fuse box is ancient",
@@ -146,7 +172,7 @@ def test_a_product_read_in_a_clause_read_whole_is_its_value(message: str) -> Non
     ],
 )
 def test_an_occupation_or_a_product_that_is_not_the_users_is_not_read(message: str) -> None:
-    assert not any(slot in ("role", "uses") for slot, _ in facts(message)), facts(message)
+    assert not any(slot in ("role", "uses", "team") for slot, _ in facts(message)), facts(message)
 
 
 @pytest.mark.parametrize(
