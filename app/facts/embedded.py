@@ -118,6 +118,8 @@ class EmbeddedExtractor:
         for (n, clause), reading in zip(parts, readings, strict=True):
             if reading is None or _of_someone_else(reading, clause):
                 continue
+            if _INTRODUCES_SOMEONE.match(per_sentence[n][1]):
+                continue  # "Meet Sarah, 29, nurse on nights": Sarah's
             _, _, said_on, items = per_sentence[n]
             whole_fact = read_whole.get(n)
             same_slot = [i for i in items if i.kind == "fact" and i.slot == reading.slot]
@@ -165,8 +167,10 @@ class EmbeddedExtractor:
                         for item in items
                         if item.kind == "fact"
                         and item.slot == slot
-                        and _read_whole(item)
-                        and named.name in (item.value or "")
+                        and (
+                            (_read_whole(item) and named.name in (item.value or ""))
+                            or (named.fills == "team" and not _TEAM_WORD.search(item.value or ""))
+                        )
                     ),
                     None,
                 )
@@ -271,17 +275,23 @@ def _fits(slot: str, named: Named, sentence: str) -> bool:
     return True
 
 
+_TEAM_WORD = re.compile(r"\b(?:team|squad|desk|ward|department|dept|unit|section)\b", re.I)
+"""A team's value that says it is one; a name read as a team ("on the platform team at
+Zalando" read as Zalando) gives way to the team the sentence names."""
 _CLAUSE_BREAK = re.compile(r"[,;:()—–]|\s-\s|\b(?:but|now)\b", re.IGNORECASE)
 _A_THING = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
 """An article just before a name: "a Garmin" is a thing, no one is "a Sarah"."""
 _NOT_MY_ROLE_NOW = re.compile(
     r"\b(?:former(?:ly)?|ex|left|quit|resign\w*|sacked|fired|redundan\w*|spent|did|done|stint|"
     r"never|no|not|playing|play|dating|date|married|marry|met|become|becoming|wish|would|"
-    r"could|if|(?:daughter|son|child|wife|husband|widow)\s+of|after\s+(?:\w+\s+){0,2}years)\b",
+    r"could|if|(?:daughter|son|child|wife|husband|widow)\s+of|after\s+(?:\w+\s+){0,2}years|"
+    r"start|starts|starting|join|joining|offered|offer|accepted|accept|looked|looking|saw|"
+    r"will)\b",
     re.IGNORECASE,
 )
 """Words before an occupation that make it no job of the user's now: "after 20 years as a
-firefighter", "I'm no accountant", "I'm the daughter of a coal miner", "playing a nurse"."""
+firefighter", "I'm no accountant", "I'm the daughter of a coal miner", "playing a nurse", "I'm
+starting as a barista on Monday", "I looked at a job as a flight attendant"."""
 _NOT_NOW_AFTER = re.compile(
     r"^\W*(?:(?:for|as)\s+(?:a|my)\s+(?:dad|mum|mom|father|mother|parent)|before\b|until\b|"
     r"till\b|back\s+in\b|years\s+ago\b|never\s+again\b|if\b|when\s+I\s+was\b|vs\.?\s|"
@@ -310,7 +320,8 @@ _NOT_THE_WORK_NOW = re.compile(
     r"\b(?:stud(?:y|ied|ying)|trained|training|qualified|placement|apprenticeship|degree|"
     r"masters|PGCE|PhD|interned|internship|learn(?:ed|t)|was|were|used\s+to|retired|worked|"
     r"taught|hop(?:e|ing)|going\s+to|want|applied|applying|interview\w*|stuck|shift|visit\w*|"
-    r"went|go(?:ing)?\s+to|trip|holiday|ticket|nearest|assessment|volunteer\w*)\b",
+    r"went|go(?:ing)?\s+to|trip|holiday|ticket|nearest|assessment|volunteer\w*|starting|"
+    r"joining|offered)\b",
     re.IGNORECASE,
 )
 _NOT_USED_NOW = re.compile(
@@ -414,6 +425,10 @@ _SOMEONE_ELSES_SUBJECT = re.compile(
 """A sentence whose subject is someone close to the user ("my flatmate Oskar is allergic to
 shellfish", "my girlfriend's manager keeps emailing her", "my wife is vegan"); not "my wife and
 I", not "my sister Ana and I"."""
+_INTRODUCES_SOMEONE = re.compile(
+    r"^\W*(?:meet|say\s+hi\s+to|introducing|this\s+is\s+(?:my|our)\b)", re.IGNORECASE
+)
+"""A sentence that introduces someone, whose clauses are theirs."""
 _ABOUT_SOMEONE = frozenset({"partner", "child", "pet", "manager", "works_with"})
 """Slots whose value is the someone a sentence speaks of: "my wife is called Ana" is the user's."""
 

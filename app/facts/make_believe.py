@@ -18,14 +18,17 @@ import re
 
 _STORY = (
     r"story|stories|novel|screenplay|script|scene|fic|fanfic|character|monologue|campaign|"
-    r"role[- ]?play"
+    r"role[- ]?play|thriller|mystery|film|movie|sitcom|musical|comic|webcomic|play"
 )
 """What a user writes or plays that is made up; not a poem or a song about their own dog."""
 _MAKE_BELIEVE = re.compile(
+    r"^\W*(?:you\s+)?be\s+(?:a|an|the|my)\b|\bI['’]ll\s+be\s+(?:your|the)\b|"
+    r"\b(?:story|plot|book|film)\s+idea\b|"
+    r"\blet['’]?s\s+(?:rehearse|practi[cs]e|act|play)\b|"
     r"\b(?:role[- ]?play\w*|pretend\w*|let['’]?s\s+(?:say|imagine|pretend)|"
     r"imagine\s+(?:you|I|we)\b|act(?:ing)?\s+as\b|play(?:ing)?\s+the\s+(?:role|part)\b|"
     r"you['’]re\s+[^.?!]{0,60}?\band\s+I['’]m\b|"
-    rf"in\s+my\s+(?:\w+\s+)?(?:{_STORY})\b|"
+    rf"(?:in|for)\s+my\s+(?:\w+\s+)?(?:{_STORY})\b|"
     rf"(?:writing|write|draft(?:ing)?)\s+(?:a|an|my|the|this)\s+(?:[\w-]+\s+){{0,2}}?(?:{_STORY})\b|"
     r"my\s+(?:character|protagonist|narrator|heroine|hero)\b|narrated\s+by\b|"
     r"the\s+(?:main\s+character|protagonist|heroine|narrator)\b)",

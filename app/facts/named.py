@@ -106,9 +106,15 @@ def names_in(sentence: str) -> list[Named]:
     return found
 
 
+_ENDS_A_TITLE = (
+    r"at|in|for|and|this|that|these|year|now|today|since|so|but|who|which|with|to|on|from|when|"
+    r"as|I|here|there|then"
+)
+"""Words after "head of X" that are no part of the title ("acting head of department this
+year")."""
 _OCCUPATION = re.compile(
     rf"\b(?:(?:head|director|vp|chief|lead|manager|professor|lecturer|officer|president|dean)"
-    rf"\s+of\s+(?!the\b|a\b|my\b|our\b)[\w&-]+(?:\s+(?!at\b|in\b|for\b|and\b)[\w&-]+)?"
+    rf"\s+of\s+(?!the\b|a\b|my\b|our\b)[\w&-]+(?:\s+(?!{_ENDS_A_TITLE}\b)[\w&-]+)?"
     rf"|(?:{OCCUPATIONS})(?:e?s)?)\b(?![’'-])",
     re.IGNORECASE,
 )

@@ -39,6 +39,14 @@ def facts(text: str) -> set[tuple[str, str]]:
         "I'm writing a short story narrated by a nurse in Berlin whose wife is called Ifeoma.",
         "My friend texted 'I'm 30 tomorrow and I'm allergic to birthdays' - funny reply?",
         "Someone on Reddit wrote 'I'm vegan and I live in Oslo', is that the same person?",
+        # a second review's (session 11): parts opened with "be", rehearsals, story ideas, plays
+        "be a strict French teacher and I'm your student Amélie who forgot her homework",
+        "you be the customer and I'll be a waiter at a vegan café",
+        "I'm writing a thriller - the killer is an accountant at Deloitte with a wife called Rosa",
+        "in my play, the lead is a 60-year-old teacher from Belfast, give her a first line",
+        "for my webcomic, the main girl is a Korean student in Paris with a cat named Bao",
+        "let's rehearse: I'm a sales rep at Oracle pitching to you, a CTO",
+        "story idea: a woman moves to Reykjavik and adopts a dog called Loki",
     ],
 )
 def test_what_is_made_believe_or_quoted_from_others_gives_nothing(message: str) -> None:

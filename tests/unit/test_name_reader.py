@@ -229,6 +229,12 @@ def test_a_name_in_what_is_said_of_someone_else_is_no_fact_of_the_user(
         "I would use Notion if it worked offline",
         "I have an assessment day at PwC",
         "I'm volunteering at Oxfam on Saturdays",
+        # the second review's: a job not started yet, or only looked at
+        "I'm starting as a barista at Pret on Monday, what should I wear?",
+        "I'll be joining Microsoft as a program manager next month, what's the culture like?",
+        "I've just been offered a job as a pharmacist with Boots, how do I negotiate salary?",
+        "I looked at a job as a flight attendant with Qatar, what's the lifestyle like?",
+        "I'm looking at jobs as a data analyst, which skills matter most?",
     ],
 )
 def test_a_job_or_a_product_that_is_not_the_users_now_is_not_read(message: str) -> None:
@@ -241,6 +247,7 @@ def test_a_job_or_a_product_that_is_not_the_users_now_is_not_read(message: str) 
     ("message", "slot", "value"),
     [
         ("I edit photos in Lightroom", "uses", "Lightroom"),
+        ("I work on the platform team at Zalando, how do we do on-call?", "team", "platform team"),
         ("I edit videos in DaVinci Resolve", "uses", "DaVinci Resolve"),
         ("Working as a quantity surveyor on a hospital job in Leeds", "role", "quantity surveyor"),
         ("Used to work at Deloitte, now freelancing as a UX designer", "role", "UX designer"),
