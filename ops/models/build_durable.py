@@ -208,7 +208,7 @@ def base_rows() -> tuple[list[dict[str, object]], list[str]]:
     return lasting, kept_out
 
 
-GRID = ((-0.5, 0.0), (-0.3, 0.0), (-0.3, -0.2))
+GRID = ((-0.5, 0.0), (-0.3, 0.0), (-0.3, -0.1), (-0.3, -0.2))
 """(SLOT_SCORE, CLAUSE_SLOT_SCORE) pairs `--folds` compares for the reader trained on the
 tuning sets too."""
 

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "ops/models"))
 sys.path.insert(0, str(ROOT / "ops/bench"))
 
-from build_durable import KEPT_OUT, LASTING, rows  # noqa: E402
+from build_durable import KEPT_OUT, LASTING, TUNING, rows  # noqa: E402
 from extraction import score  # noqa: E402  (the bench's matching rules)
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
@@ -54,10 +54,6 @@ from app.facts.utterances import sentences  # noqa: E402
 from app.text.casual import spelled_out  # noqa: E402
 from app.text.words import fold  # noqa: E402
 
-TUNING = sorted(
-    (ROOT / "ops/bench/data").glob("extraction_tuning*.jsonl"),
-    key=lambda path: int(path.stem.rsplit("_", 1)[-1]) if path.stem[-1].isdigit() else 1,
-)
 SLOTS = tuple(sorted(READ_SLOTS))
 RIDGE = 3.0
 

@@ -1,0 +1,80 @@
+"""The whole learned extractor on everyday chat it has not learned from.
+
+    python ops/models/folds.py      # about 3 minutes on 2 cores
+
+Both learned readers learn from the twenty everyday tuning sets (ops/bench/data/
+extraction_tuning*.jsonl), so their rows in ops/bench/extraction.py are training figures. Here
+each quarter of the sets (every fourth set) is scored by the extractor whose durable reader
+(`build_durable.py`) and name reader (`build_named.py`) were both trained on ops/models/data and
+the other three quarters only, beside the patterns alone: what a new user's chat would get.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "ops/models"))
+sys.path.insert(0, str(ROOT / "ops/bench"))
+
+import build_durable  # noqa: E402
+import build_named  # noqa: E402
+from extraction import score  # noqa: E402  (the bench's matching rules)
+
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
+from app.facts.durable import READER_FILE, DurableReader, ReaderAbout  # noqa: E402
+from app.facts.embedded import EmbeddedExtractor  # noqa: E402
+from app.facts.named import NameReader  # noqa: E402
+
+
+def main() -> None:
+    embedder = StaticEmbedder(DEFAULT_MODEL)
+    lasting, kept_out = build_durable.base_rows()
+    slots = sorted({str(row["slot"]) for row in lasting})
+    with np.load(READER_FILE) as trained:
+        strength = ReaderAbout.model_validate_json(str(trained["about"])).ridge
+    names_base = build_named.from_training_sentences(embedder)
+    names_by_set = {path: build_named.from_set(embedder, path) for path in build_durable.TUNING}
+    totals = np.zeros((2, 4), dtype=int)
+    for quarter in range(4):
+        held = [path for n, path in enumerate(build_durable.TUNING) if n % 4 == quarter]
+        learned = [path for path in build_durable.TUNING if path not in held]
+        more_lasting, more_kept_out = build_durable.from_tuning(learned, set(slots))
+        slot_w, lasting_w, _, _ = build_durable.fit(
+            embedder, lasting + more_lasting, kept_out + more_kept_out, slots, (strength,)
+        )
+        durable = DurableReader(embedder, tuple(slots), slot_w, lasting_w)
+        name_weights = build_named.fit(names_base + [e for p in learned for e in names_by_set[p]])
+        names = NameReader(embedder, build_named.SLOTS, name_weights)
+        for path in held:
+            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            messages = [m for m in lines if "comment" not in m]
+            events = all(m.get("events") != "unlabelled" for m in lines)
+            for row, extractor in enumerate(
+                (EmbeddedExtractor(None), EmbeddedExtractor(durable, names))
+            ):
+                found = np.array(score(extractor, messages, False, events))
+                totals[row] += found
+            matched, extracted, wanted, kept = found
+            print(
+                f"  {path.name}: recall {matched / wanted:.3f}, precision "
+                f"{matched / extracted:.3f}, chatter messages kept {kept}",
+                flush=True,
+            )
+        print(f"  quarter {quarter}: {totals[0]} / {totals[1]} so far", flush=True)
+    for label, (matched, extracted, wanted, kept) in zip(
+        ("patterns alone", "with both readers, trained without the quarter"), totals, strict=True
+    ):
+        print(
+            f"{label}: {matched} of {wanted} facts (recall {matched / wanted:.3f}), precision "
+            f"{matched / extracted:.3f}, chatter messages kept {kept}"
+        )
+
+
+if __name__ == "__main__":
+    main()
