@@ -264,14 +264,18 @@ def _about_someone_else(slot: str, said: str) -> bool:
 def _no_fact_of(slot: str, value: str, said: str) -> bool:
     """Readings the heads make of what is no fact of the slot: a request for one answer ("use
     bullet points for the list below"), a journey ("I come from London to Manchester every
-    week"), an organisation's initials as someone close ("my cat came from the RSPCA")."""
+    week"), an organisation's initials or a place as someone close ("my cat came from the
+    RSPCA", "my wife works at Deloitte")."""
     if slot == "instruction":
         return _ONE_ANSWER.search(said) is not None
     if slot in ("origin", "home"):
         journey = rf"\b{_TRAVEL}\s+(?:\w+\s+)?from\s+{re.escape(value)}\s+to\b"
         return re.search(journey, said, re.IGNORECASE) is not None
-    if slot in ("partner", "child", "pet"):
-        return len(value) > 1 and value.isupper()
+    if slot in _SOMEONE_CLOSE:
+        if slot in ("partner", "child", "pet") and len(value) > 1 and value.isupper():
+            return True
+        at = said.find(value)
+        return at > 0 and _NO_ONE_AFTER.search(said[:at]) is not None
     return False
 
 
@@ -279,6 +283,12 @@ _TRAVEL = (
     r"(?:come|comes|coming|commute|commutes|commuting|drive|drives|driving|travel|travels|fly|"
     r"flies|go|goes|get|gets)"
 )
+_SOMEONE_CLOSE = frozenset({"partner", "child", "pet", "manager", "works_with"})
+_NO_ONE_AFTER = re.compile(
+    r"\b(?:at|in|from|on|into|quit|use|uses|using)\s+(?:the\s+)?$", re.IGNORECASE
+)
+"""Words after which a name is a place, an organisation or a tool, not a person: "my wife works
+at Deloitte", "my husband is from Porto", "my boss thinks I'm wasting time on Jira"."""
 _ONE_ANSWER = re.compile(
     r"\b(?:below|above|just\s+this|this\s+(?:one|list|email|text|answer|message|time|draft|post|"
     r"letter|reply))\b",

@@ -22,26 +22,34 @@ from app.text.words import fold
 def mentions_of_the_user(sentence: str) -> list[Named]:
     """The names of a sentence that may tell something of the user: in a statement (a question's
     or a request's statement clauses only: "I'm a nurse at St Mary's, can you…"), in a sentence
-    that does not open on someone else ("my landlord, living in Spain now, …"), after no clause
-    that ends on or names someone it could describe ("just chatted with Dave, originally from
-    Lagos, living in Houston now", "the author, …")."""
-    if _SOMEONE_ELSE_OPENS.match(sentence):
-        return []
+    that does not open on someone else ("my landlord, living in Spain now, …") unless the user
+    speaks of themselves again before it ("my boss is in Toronto and I'm in Vancouver"), after
+    no clause that ends on or names someone it could describe ("just chatted with Dave,
+    originally from Lagos, living in Houston now", "the author, …")."""
+    someone_else_opens = _SOMEONE_ELSE_OPENS.match(sentence) is not None
     said = [sentence] if keeps_open(sentence) else statement_clauses(sentence)
     found = []
     for named in mentions_in(sentence):
         if not any(named.name in part for part in said):
             continue
         before = sentence[: named.start]
-        parts = clauses(before)
+        subjects = list(_THE_USER_SPEAKS.finditer(before))
+        if someone_else_opens and not subjects:
+            continue
+        own = before[subjects[-1].start() :] if subjects else before  # since the user's "I"
+        parts = clauses(own)
         if any(_ENDS_ON_SOMEONE.search(part) for part in parts[:-1]):
             continue
-        if _SOMEONE_MENTIONED.search(before) or _CONDITION.search(before):
+        if _SOMEONE_MENTIONED.search(own) or _CONDITION.search(before):
             continue
-        if _ANOTHERS.search(parts[-1] if parts else before) or _FORM_FIELD.search(before):
+        if _ANOTHERS.search(parts[-1] if parts else own) or _FORM_FIELD.search(before):
             continue
         found.append(named)
     return found
+
+
+_THE_USER_SPEAKS = re.compile(r"(?<![\w'’])(?:I|I['’]m|I['’]ve|I\s+am|im|ive)(?![\w'’])")
+"""The user as the subject again: what they say after it is theirs, whoever came before."""
 
 
 def is_the_users_now(slot: str, named: Named, sentence: str) -> bool:

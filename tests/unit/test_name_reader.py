@@ -267,3 +267,41 @@ def test_a_job_or_a_product_of_the_users_is_read_as_its_name(
 def test_what_is_said_of_someone_close_is_no_fact_of_the_users() -> None:
     assert facts("My flatmate Oskar is allergic to shellfish and I'm cooking on Saturday.") == set()
     assert facts("my girlfriend's manager keeps emailing her at midnight") == set()
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        (
+            "my boss is in Toronto and I'm in Vancouver, how do we schedule meetings?",
+            "home",
+            "Vancouver",
+        ),
+        ("my husband is from Porto and I'm from Lyon", "origin", "Lyon"),
+        (
+            "my brother is a nurse at Guy's and I'm a teacher at Riverside Primary",
+            "employer",
+            "Riverside Primary",
+        ),
+    ],
+)
+def test_what_the_user_says_of_themselves_after_someone_else_is_read(
+    message: str, slot: str, value: str
+) -> None:
+    assert (slot, value) in facts(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my boss thinks I'm wasting time on Jira, is he right?",
+        "my wife works at Deloitte and I'm at home with the kids",
+        "my husband is from Porto and I'm from Lyon",
+        "my partner thinks I should quit Spotify",
+        "my boss is in Toronto and I'm in Vancouver, how do we schedule meetings?",
+    ],
+)
+def test_a_place_an_organisation_or_a_tool_is_no_one_close(message: str) -> None:
+    assert not any(
+        slot in ("partner", "manager", "child", "works_with") for slot, _ in facts(message)
+    ), facts(message)
