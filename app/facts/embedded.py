@@ -7,12 +7,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
-from itertools import pairwise
 
 from app.facts.durable import DurableReader, Reading, as_said
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.make_believe import said_of_the_user
-from app.facts.named import Named, NameReader
+from app.facts.named import NameReader
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
 from app.facts.spans import span_of
@@ -159,15 +158,12 @@ class EmbeddedExtractor:
         }  # a clause read whole ("I use an iPhone and Xero for my accounts") names no one yet
         for number, sentence, said_on, items in per_sentence:
             turn = given[number]
-            unread, mentioned = [], mentions_of_the_user(sentence)[:MOST_NAMES]
-            for named in mentioned:
+            unread = []
+            for named in mentions_of_the_user(sentence)[:MOST_NAMES]:
                 name = fold(named.name)
                 if not any(name in value or value in name for value in known[number]):
                     unread.append(named)
-            given_slots = {fold(i.value or ""): i.slot for i in items if i.kind == "fact"}
-            for named, read_as in zip(
-                unread, _listed(sentence, mentioned, unread, names, given_slots), strict=True
-            ):
+            for named, read_as in zip(unread, names.read(sentence, unread), strict=True):
                 # an occupation in a clause read whole as a role is that role, however it reads
                 slot = named.fills or read_as
                 whole = next(
@@ -274,38 +270,6 @@ def _as_fact(reading: Reading, read_from: str, said_on: date) -> Extracted:
         valid_from=span.valid_from,
         valid_until=span.valid_until,
     )
-
-
-def _listed(
-    sentence: str,
-    mentioned: list[Named],
-    unread: list[Named],
-    names: NameReader,
-    given: dict[str, str | None],
-) -> list[str | None]:
-    """The name reader's slot for each unread name, and for one listed right after a name in a
-    slot of several the same slot ("I work with Priyanka and Joel from design": Joel too),
-    whether that name was read here or by the rest of the extractor (`given`)."""
-    read = dict(zip(unread, names.read(sentence, unread), strict=True))
-    for earlier, named in pairwise(mentioned):
-        slot = read.get(earlier) if earlier in read else given.get(fold(earlier.name))
-        if (
-            named in read
-            and read[named] is None
-            and slot in _LISTED_SLOTS
-            and earlier.fills is None
-            and named.fills is None
-            and _AND.fullmatch(sentence[earlier.end : named.start])
-            and not _POSSESSIVE.match(sentence[named.end - 2 : named.end + 2])
-        ):
-            read[named] = slot
-    return [read[named] for named in unread]
-
-
-_LISTED_SLOTS = frozenset({"works_with", "child", "pet", "uses"})
-_AND = re.compile(r"\s*(?:,|,?\s*and|&)\s*")
-_POSSESSIVE = re.compile(r".*['’]s\b")
-"""A name followed by "'s" is someone else's ("Tom and Sarah's husband"), not one listed."""
 
 
 def _listed_with(reading: Reading, fact: Extracted) -> list[Extracted]:
