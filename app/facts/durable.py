@@ -285,7 +285,8 @@ _TRAVEL = (
 )
 _SOMEONE_CLOSE = frozenset({"partner", "child", "pet", "manager", "works_with"})
 _NO_ONE_AFTER = re.compile(
-    r"\b(?:at|in|from|on|into|quit|use|uses|using)\s+(?:the\s+)?$", re.IGNORECASE
+    r"\b(?:at|in|from|on|into|quit|use|uses|using|appl(?:y|ying|ied)\s+to)\s+(?:the\s+)?$",
+    re.IGNORECASE,
 )
 """Words after which a name is a place, an organisation or a tool, not a person: "my wife works
 at Deloitte", "my husband is from Porto", "my boss thinks I'm wasting time on Jira"."""

@@ -48,8 +48,14 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
     return found
 
 
-_THE_USER_SPEAKS = re.compile(r"(?<![\w'’])(?:I|I['’]m|I['’]ve|I\s+am|im|ive)(?![\w'’])")
-"""The user as the subject again: what they say after it is theirs, whoever came before."""
+_THE_USER_SPEAKS = re.compile(
+    r"(?<![\w'’])(?<!\bif\s)(?<!\bthat\s)(?<!\bme\s)(?<!\bthinks\s)(?<!\bthink\s)"
+    r"(?<!\bsaid\s)(?<!\bsays\s)(?<!\bbelieves\s)(?<!\bwhether\s)"
+    r"(?:I['’]m|I['’]ve|I\s+am|im|ive|I)(?![\w'’])"
+)
+"""The user as the subject again: what they say after it is theirs, whoever came before ("Kwame
+and I run the night desk"); not in what someone else says or thinks of them ("my mum thinks I'm
+still living in Brighton", "my boss asked me if I know anyone at Google")."""
 
 
 def is_the_users_now(slot: str, named: Named, sentence: str) -> bool:

@@ -278,6 +278,7 @@ def test_what_is_said_of_someone_close_is_no_fact_of_the_users() -> None:
             "Vancouver",
         ),
         ("my husband is from Porto and I'm from Lyon", "origin", "Lyon"),
+        ("my sister is at Google and I'm at Meta", "employer", "Meta"),
         (
             "my brother is a nurse at Guy's and I'm a teacher at Riverside Primary",
             "employer",
@@ -305,3 +306,16 @@ def test_a_place_an_organisation_or_a_tool_is_no_one_close(message: str) -> None
     assert not any(
         slot in ("partner", "manager", "child", "works_with") for slot, _ in facts(message)
     ), facts(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my mum thinks I'm still living in Brighton",
+        "my neighbour said I'm lucky to live near Hyde Park",
+        "my boss told me I should apply to Siemens",
+        "my boss asked me if I know anyone at Google",
+    ],
+)
+def test_what_others_say_or_think_of_the_user_is_none_of_their_facts(message: str) -> None:
+    assert facts(message) == set(), facts(message)
