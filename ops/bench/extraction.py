@@ -256,6 +256,13 @@ def score(
     return matched, extracted, wanted, chatter_kept
 
 
+def labelled_set(path: Path) -> tuple[list[dict[str, Any]], bool]:
+    """A set's messages (without its comment line), and whether its events are labelled."""
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    messages = [line for line in lines if "comment" not in line]
+    return messages, all(line.get("events") != "unlabelled" for line in lines)
+
+
 def extractors() -> tuple[EmbeddedExtractor, EmbeddedExtractor]:
     """The patterns alone, and with the durable and name readers (the default while meaning is
     on)."""
@@ -280,10 +287,8 @@ def main(argv: list[str]) -> None:
     for path, label in sets:
         if not path.exists():
             continue
-        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        rows = [row for row in lines if "comment" not in row]
+        rows, events_labelled = labelled_set(path)
         every_turn += [Turn(row["text"], date.fromisoformat(row["date"])) for row in rows]
-        events_labelled = all(row.get("events") != "unlabelled" for row in lines)
         empty = sum(1 for r in rows if not r["expect"])
         scope = "" if events_labelled else "; events not labelled, not scored"
         print(f"{label}: {len(rows)} messages ({empty} that should give nothing{scope})")

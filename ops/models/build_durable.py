@@ -62,7 +62,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "ops/bench"))
 
-from extraction import score  # noqa: E402  (the bench's matching rules)
+from extraction import labelled_set, score  # noqa: E402  (the bench's sets and matching)
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.facts.durable import READER_FILE, DurableReader, ReaderAbout, reader_features  # noqa: E402
@@ -237,9 +237,7 @@ def folds(embedder: StaticEmbedder) -> None:
             for whole, clause in GRID
         ]
         for path in held:
-            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-            messages = [m for m in lines if "comment" not in m]
-            events = all(m.get("events") != "unlabelled" for m in lines)
+            messages, events = labelled_set(path)
             for row, reader in enumerate(readers):
                 totals[row] += score(EmbeddedExtractor(reader), messages, False, events)
         print(f"  quarter {quarter}: {' / '.join(str(t) for t in totals)} so far", flush=True)

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "ops/models"))
 sys.path.insert(0, str(ROOT / "ops/bench"))
 
 from build_durable import KEPT_OUT, LASTING, TUNING, rows  # noqa: E402
-from extraction import score  # noqa: E402  (the bench's matching rules)
+from extraction import labelled_set, score  # noqa: E402  (the bench's sets and matching)
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.facts.durable import DurableReader  # noqa: E402
@@ -130,10 +130,10 @@ def folds(embedder: StaticEmbedder, base: list[Example], sets: dict[Path, list[E
     totals = np.zeros((1 + len(GRID), 4), dtype=int)
     for held in TUNING:
         weights = fit(base + [e for path, ex in sets.items() if path != held for e in ex])
-        readers = [NameReader(embedder, SLOTS, weights, score, margin) for score, margin in GRID]
-        lines = [json.loads(line) for line in held.read_text().splitlines() if line.strip()]
-        messages = [m for m in lines if "comment" not in m]
-        labelled_events = all(m.get("events") != "unlabelled" for m in lines)
+        readers = [
+            NameReader(embedder, SLOTS, weights, slot_score, margin) for slot_score, margin in GRID
+        ]
+        messages, labelled_events = labelled_set(held)
         extractors = [EmbeddedExtractor(durable)] + [
             EmbeddedExtractor(durable, reader) for reader in readers
         ]
@@ -141,7 +141,7 @@ def folds(embedder: StaticEmbedder, base: list[Example], sets: dict[Path, list[E
             totals[row] += score(extractor, messages, False, labelled_events)
         print(f"  {held.name}: {' / '.join(str(t) for t in totals)} so far", flush=True)
     labels = ["without the name reader"] + [
-        f"with it, slot score {score}, none margin {margin}" for score, margin in GRID
+        f"with it, slot score {slot_score}, none margin {margin}" for slot_score, margin in GRID
     ]
     for label, (matched, extracted, wanted, kept) in zip(labels, totals, strict=True):
         print(

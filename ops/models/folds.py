@@ -11,7 +11,6 @@ the other three quarters only, beside the patterns alone: what a new user's chat
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -24,7 +23,7 @@ sys.path.insert(0, str(ROOT / "ops/bench"))
 
 import build_durable  # noqa: E402
 import build_named  # noqa: E402
-from extraction import score  # noqa: E402  (the bench's matching rules)
+from extraction import labelled_set, score  # noqa: E402  (the bench's sets and matching)
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.facts.durable import READER_FILE, DurableReader, ReaderAbout  # noqa: E402
@@ -52,9 +51,7 @@ def main() -> None:
         name_weights = build_named.fit(names_base + [e for p in learned for e in names_by_set[p]])
         names = NameReader(embedder, build_named.SLOTS, name_weights)
         for path in held:
-            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-            messages = [m for m in lines if "comment" not in m]
-            events = all(m.get("events") != "unlabelled" for m in lines)
+            messages, events = labelled_set(path)
             for row, extractor in enumerate(
                 (EmbeddedExtractor(None), EmbeddedExtractor(durable, names))
             ):
