@@ -151,6 +151,8 @@ _RELATION_WORDS = {
 }
 """…and whom a relation slot's sentence may open with: "my wife Sofia works nights" is the
 user's partner, "my sister … has three kids" is not the user's child."""
+RELATION_SLOTS = frozenset(_RELATION_WORDS)
+"""Slots whose value is someone (or an animal) the user is close to."""
 _THE_USER_TOO = re.compile(
     r"\b(?:and|&)\s+(?:I|me)\b|\b(?:says?|said|told\s+me|thinks?|confirmed)\s+(?:that\s+)?I\b",
     re.IGNORECASE,
@@ -271,7 +273,7 @@ def _no_fact_of(slot: str, value: str, said: str) -> bool:
     if slot in ("origin", "home"):
         journey = rf"\b{_TRAVEL}\s+(?:\w+\s+)?from\s+{re.escape(value)}\s+to\b"
         return re.search(journey, said, re.IGNORECASE) is not None
-    if slot in _SOMEONE_CLOSE:
+    if slot in RELATION_SLOTS:
         if slot in ("partner", "child", "pet") and len(value) > 1 and value.isupper():
             return True
         at = said.find(value)
@@ -283,7 +285,6 @@ _TRAVEL = (
     r"(?:come|comes|coming|commute|commutes|commuting|drive|drives|driving|travel|travels|fly|"
     r"flies|go|goes|get|gets)"
 )
-_SOMEONE_CLOSE = frozenset({"partner", "child", "pet", "manager", "works_with"})
 _NO_ONE_AFTER = re.compile(
     r"\b(?:at|in|from|on|into|quit|use|uses|using|appl(?:y|ying|ied)\s+to)\s+(?:the\s+)?$",
     re.IGNORECASE,

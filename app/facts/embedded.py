@@ -11,7 +11,7 @@ from datetime import date
 from app.facts.durable import DurableReader, Reading, as_said
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.make_believe import said_of_the_user
-from app.facts.named import NameReader
+from app.facts.named import TEAM_HEAD, NameReader
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
 from app.facts.spans import span_of
@@ -166,6 +166,8 @@ class EmbeddedExtractor:
             for named, read_as in zip(unread, names.read(sentence, unread), strict=True):
                 # an occupation in a clause read whole as a role is that role, however it reads
                 slot = named.fills or read_as
+                # the fact it replaces: the clause read whole that holds it, or a name read as
+                # the team the sentence names ("on the platform team at Zalando": not Zalando)
                 whole = next(
                     (
                         item
@@ -174,7 +176,7 @@ class EmbeddedExtractor:
                         and item.slot == slot
                         and (
                             (_read_whole(item) and named.name in (item.value or ""))
-                            or (named.fills == "team" and not _TEAM_WORD.search(item.value or ""))
+                            or (named.fills == "team" and not TEAM_HEAD.search(item.value or ""))
                         )
                     ),
                     None,
@@ -226,9 +228,6 @@ _ALTERNATIVES = re.compile(r"^(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+or\s+\w+"
 """Choices a question opens with ("cat or dog for a first pet, pros and cons?"), not a fact."""
 
 
-_TEAM_WORD = re.compile(r"\b(?:team|squad|desk|ward|department|dept|unit|section)\b", re.I)
-"""A team's value that says it is one; a name read as a team ("on the platform team at
-Zalando" read as Zalando) gives way to the team the sentence names."""
 _WHOLE_SENTENCE_SLOTS = frozenset({"instruction", "language"})
 """Slots a sentence's patterns read from the whole of it: a standing instruction is the whole
 sentence ("I'm deaf, so … text only please"), a clause of it would be a second, partial copy;

@@ -48,7 +48,7 @@ READ_SLOTS = NAMED_SLOTS | {"uses", "role", "nationality", "team"}
 """The slots a name may fill: the durable reader's named slots, and the things the user uses,
 which are mostly products' names ("I cull in Photo Mechanic", "we get paged through PagerDuty");
 a nationality said in passing ("I'm 41, Peruvian, and just moved to Calgary"); an occupation
-the sentence mentions may be the user's role and nothing else."""
+the sentence mentions may be the user's role and nothing else, a team their team."""
 
 SLOT_SCORE = -0.3
 """A name's best slot must score at least this (targets +-1)."""
@@ -89,7 +89,7 @@ class Named:
     name: str
     fills: str | None = None
     """The one slot it may fill: "role" for an occupation, "team" for a team; None for a name,
-    which may fill any slot but a role."""
+    which may fill any slot but a role unless written in capitals ("I'm a GP")."""
 
 
 def names_in(sentence: str) -> list[Named]:
@@ -145,11 +145,12 @@ def occupations_in(sentence: str) -> list[Named]:
     return found
 
 
-_TEAM = re.compile(
+TEAM_HEAD = re.compile(
     r"\b(?:team|squad|desk|ward|department|dept|unit|section|division|bureau|seat|watch)\b"
     r"(?![’'-])",
     re.IGNORECASE,
 )
+"""The word that says a phrase names a team ("the payments team", "on the night desk")."""
 
 
 def teams_in(sentence: str) -> list[Named]:
@@ -157,7 +158,7 @@ def teams_in(sentence: str) -> list[Named]:
     "department" ("the payments team", "on the night desk", "SRE team"); not a team no word
     says which ("my team")."""
     found = []
-    for match in _TEAM.finditer(sentence):
+    for match in TEAM_HEAD.finditer(sentence):
         start = _modifiers_start(sentence, match.start(), capitals=False)
         if start < match.start():
             found.append(Named(start, match.end(), sentence[start : match.end()], fills="team"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from app.facts.clauses import clauses
-from app.facts.durable import Reading, with_subject
+from app.facts.durable import RELATION_SLOTS, Reading, with_subject
 from app.facts.named import Named, mentions_in
 from app.facts.utterances import keeps_open, statement_clauses
 from app.text.places import known_places
@@ -112,10 +112,18 @@ before moving into teaching", "a postie for a dad", "Notion if it worked offline
 Sketch"."""
 
 
+_CLOSE_PEOPLE = (
+    r"flat-?mate|room-?mate|house-?mate|friend|mum|mom|mother|dad|father|parents?|sister|"
+    r"brother|sibling|girlfriend|boyfriend|wife|husband|partner|fianc[eé]e?|son|daughter|kids?|"
+    r"child(?:ren)?|nan|gran|grandma|grandmother|grandad|grandpa|grandfather|aunt|uncle|cousin|"
+    r"niece|nephew|neighbou?r|landlord|landlady|boss|manager|mentor|colleague|co-?worker|"
+    r"teacher|in-laws?|step\w+"
+)
+"""The people close to the user a sentence may speak of instead of them. Each use adds its own:
+a name after "my ex" may be the ex's, but a client's name is the user's colleague; a sentence
+whose subject is a client is the client's, but one that opens on an ex may go on to the user."""
 _ANOTHERS = re.compile(
-    r"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:wife|husband|partner|boyfriend|girlfriend|"
-    r"son|daughter|kids?|children|mum|mom|dad|mother|father|parents|sister|brother|friend|"
-    r"flatmate|roommate|mentor|boss|manager|colleague|neighbou?r|cousin|aunt|uncle|ex)"
+    rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{_CLOSE_PEOPLE}|ex)"
     r"(?:['’]s)?\s+(?!(?:and|&)\s+I\b)\w+|\b[A-Z][a-z]+['’]s\s+(?:wife|husband|partner|son|"
     r"daughter|boss|dog|cat)\b",
     re.IGNORECASE,
@@ -143,7 +151,7 @@ _NOT_USED_NOW = re.compile(
 )
 """Words before a product's name that say the user does not use it now: "tried todoist",
 "moved from Spotify", "Jira or Linear?", "a client wants me to use memoQ"."""
-_PEOPLE = frozenset({"partner", "child", "pet", "manager", "works_with", "name", "preferred_name"})
+_PEOPLE = RELATION_SLOTS | {"name", "preferred_name"}
 _OWN = re.compile(
     r"\b(?:my|our|I\s+have|I['’]ve\s+got|we\s+have|we['’]ve\s+got|got\s+an?|have\s+an?|"
     r"adopted|rescued)\b",
@@ -195,11 +203,7 @@ ends on ("originally from Lagos, living in Houston now")."""
 _SOMEONE_NAMED = re.compile(rf"\b(?:he|she|they|his|her|their|{_DESCRIBED})\b", re.IGNORECASE)
 _SOMEONE_ELSES_SUBJECT = re.compile(
     r"^\W*(?:(?:so|and|but|also|btw|honestly|apparently|anyway)\W+)*(?:my|our)\s+"
-    r"(?:[\w-]+\s+)?(?:flat-?mate|room-?mate|house-?mate|friend|mum|mom|mother|dad|father|"
-    r"parents?|sister|brother|sibling|girlfriend|boyfriend|wife|husband|partner|fianc[eé]e?|"
-    r"son|daughter|kids?|child(?:ren)?|nan|gran|grandma|grandmother|grandad|grandpa|"
-    r"grandfather|aunt|uncle|cousin|niece|nephew|neighbou?r|landlord|landlady|boss|manager|"
-    r"colleague|co-?worker|client|teacher|in-laws?|step\w+)(?:['’]s(?:\s+\w+)?)?\b"
+    rf"(?:[\w-]+\s+)?(?:{_CLOSE_PEOPLE}|client)(?:['’]s(?:\s+\w+)?)?\b"
     r"(?!\s+(?:and|&)\s+I\b)(?!\s*,?\s+[A-Z]\w*\s+(?:and|&)\s+I\b)",
     re.IGNORECASE,
 )
@@ -210,14 +214,13 @@ _INTRODUCES_SOMEONE = re.compile(
     r"^\W*(?:meet|say\s+hi\s+to|introducing|this\s+is\s+(?:my|our)\b)", re.IGNORECASE
 )
 """A sentence that introduces someone, whose clauses are theirs."""
-_ABOUT_SOMEONE = frozenset({"partner", "child", "pet", "manager", "works_with"})
-"""Slots whose value is the someone a sentence speaks of: "my wife is called Ana" is the user's."""
 
 
 def of_someone_else(reading: Reading, said: str) -> bool:
     """Whether the durable reader's fact is of the person the sentence speaks of, not the user's
     ("my flatmate Oskar is allergic to shellfish" is no allergy of the user's)."""
-    return reading.slot not in _ABOUT_SOMEONE and bool(_SOMEONE_ELSES_SUBJECT.match(said))
+    # a relation's value is the someone the sentence speaks of: "my wife is called Ana"
+    return reading.slot not in RELATION_SLOTS and bool(_SOMEONE_ELSES_SUBJECT.match(said))
 
 
 def introduces_someone(sentence: str) -> bool:

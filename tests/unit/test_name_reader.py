@@ -187,6 +187,9 @@ def test_an_occupation_or_a_product_that_is_not_the_users_is_not_read(message: s
         ("my brother lives in Oslo and loves it", "home"),
         # a second reviewer's messages: a relative's, a patient's, a place of study, the past
         ("I live in Cork, my wife grew up in Limerick", "origin"),
+        # the people close to the user are one list for both guards (session 11's review)
+        ("I live in Cork, my grandma grew up in Limerick", "origin"),
+        ("I'm in Bristol, my nephew studies at Oxford", "employer"),
         ("I live in Bath, my daughter's dog is called Ziggy", "pet"),
         ("I work at Sky, my flatmate works at the BBC", "office"),
         ("I work with Sandra and Sandra's husband works at Ford", "employer"),
