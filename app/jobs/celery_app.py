@@ -32,6 +32,10 @@ SOFT_SHUTDOWN_SECONDS = 10.0
 """A stopping worker lets its running task finish this long, then hands it back to the broker."""
 
 
+UNACKED_MUTEX_SECONDS = 10
+"""How long a restore scan's lock in Redis outlives a worker killed while holding it."""
+
+
 def _queues(amqp: bool) -> list[Queue]:
     if not amqp:
         return [Queue(name, Exchange(name), routing_key=name) for name in QUEUES]
@@ -49,7 +53,7 @@ def _queues(amqp: bool) -> list[Queue]:
     ]
 
 
-def _transport_options(settings: Settings, amqp: bool) -> dict[str, Any]:
+def broker_transport_options(settings: Settings, amqp: bool) -> dict[str, Any]:
     if amqp:
         # The broker confirms every publish: the outbox marks a job sent only once it is stored.
         return {"confirm_publish": True}
@@ -63,6 +67,10 @@ def _transport_options(settings: Settings, amqp: bool) -> dict[str, Any]:
         # comes back soon after the visibility timeout, not up to 100 s later.
         "unacked_restore_interval": 5,
         "unacked_restore_throttle": 1,
+        # The restore scan runs under a lock in Redis; a worker killed while it held it would
+        # leave it for kombu's default 300 s, and no one would bring back a dead worker's tasks
+        # for five minutes. A scan takes milliseconds.
+        "unacked_mutex_expire": UNACKED_MUTEX_SECONDS,
     }
 
 
@@ -82,7 +90,7 @@ def celery_config() -> dict[str, Any]:
         "worker_prefetch_multiplier": 1,
         "task_time_limit": limit,
         "task_soft_time_limit": limit - min(30, limit // 10 or 1),
-        "broker_transport_options": _transport_options(settings, amqp),
+        "broker_transport_options": broker_transport_options(settings, amqp),
         # A publish that cannot reach the broker fails within about a second: an outbox job
         # stays in the outbox for the relay's next sweep. A few quick tries ride out a blip,
         # which matters for a task's own retry (Celery drops a retry it could not publish).
