@@ -41,6 +41,8 @@ from app.embeddings.loader import current_embedder
 from app.engines.lexical import terms
 from app.facts.extraction import MULTI_VALUED
 from app.facts.vocabulary import listed_values
+from app.text.places import known_places
+from app.text.words import fold
 
 READER_FILE = Path(__file__).parent / "durable_model.npz"
 
@@ -70,6 +72,11 @@ whole-sentence score at -0.3: 0.0, -0.1 and -0.2 found 2,390, 2,422 and 2,480 of
 precision 0.870, 0.862 and 0.851, keeping 71, 74 and 81 chatter messages; -0.2 finds more, more
 precisely and keeping fewer than the reader trained on ops/models/data alone (2,415 at 0.834,
 100 kept)."""
+REQUEST_LASTING_SCORE = 0.0
+REQUEST_SLOT_SCORE = 0.0
+"""A request is a standing instruction when both heads score it at least these: most requests
+are for one answer, so it must look lasting and like an instruction more than a statement
+does."""
 MIN_WORDS = 4
 """Shorter sentences ("Ugh, Mondays.", "nah, never mind") are left to the patterns."""
 MIN_CLAUSE_WORDS = 3
@@ -102,6 +109,19 @@ NAMED_SLOTS = frozenset(
     }
 )
 """Slots whose value is a proper name the sentence mentions."""
+
+PLACE_SLOTS = frozenset({"home", "origin", "office"})
+"""Named slots whose value is a place."""
+_BEFORE_A_PLACE = re.compile(
+    r"\b(?:in|from|near|outside|around|to|at|of|across|round|nr)\s+(?:the\s+)?$", re.IGNORECASE
+)
+
+
+def may_be_a_place(name: str, before: str) -> bool:
+    """Whether a name may be a place: one the gazetteer knows, or one said after a word that
+    leads to a place ("our farm near Ballymena"); not "Dave" in "chatted with Dave"."""
+    return fold(name) in known_places() or bool(_BEFORE_A_PLACE.search(before))
+
 
 _PROPER = re.compile(
     r"(?<![.!?]\s)(?<!^)\b(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'’-]*"
@@ -197,6 +217,8 @@ class DurableReader:
     """One weight per feature, then the bias."""
     slot_score: float = SLOT_SCORE
     clause_slot_score: float = CLAUSE_SLOT_SCORE
+    request_lasting_score: float = REQUEST_LASTING_SCORE
+    request_slot_score: float = REQUEST_SLOT_SCORE
 
     @classmethod
     def for_embedder(
@@ -245,6 +267,29 @@ class DurableReader:
             if _no_fact_of(slot, value, said):
                 continue
             found[n] = Reading(slot, value, said, tuple(more))
+        return found
+
+    def read_instructions(self, requests: Sequence[str]) -> list[Reading | None]:
+        """For each request (a question or a request the other readings leave out): its
+        reading when it asks for something of every answer, a standing instruction."""
+        readable = [
+            n for n, text in enumerate(requests) if MIN_WORDS <= len(text.split()) <= MAX_WORDS
+        ]
+        found: list[Reading | None] = [None] * len(requests)
+        if not readable or "instruction" not in self.slots:
+            return found
+        features = reader_features(self.embedder, [requests[n] for n in readable])
+        lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
+        slot_scores = features @ self.slot_weights[:-1] + self.slot_weights[-1]
+        column = self.slots.index("instruction")
+        for n, lasts, row in zip(readable, lasting, slot_scores, strict=True):
+            if lasts < self.request_lasting_score or int(row.argmax()) != column:
+                continue
+            if row[column] < self.request_slot_score:
+                continue
+            said = as_said(requests[n])
+            if not _no_fact_of("instruction", said, said):
+                found[n] = Reading("instruction", said, said)
         return found
 
 
@@ -420,6 +465,8 @@ def values_of(slot: str, text: str) -> tuple[str, ...]:
         name = _I_AM.sub("", match.group().strip())  # "I'm Ana" names Ana
         if _TITLE_ONLY.fullmatch(name):
             continue  # "the VP of ops, Rahul Mehta": the name is Rahul Mehta
+        if slot in PLACE_SLOTS and not may_be_a_place(name, text[: match.start()]):
+            continue  # "just chatted with Dave, originally from Lagos": Lagos
         if name and name not in ("I", "I'm", "I've", "I'd", "I'll") and match.start() > 0:
             return (name, *_listed_after(text, match.end())) if slot in MULTI_VALUED else (name,)
     named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"

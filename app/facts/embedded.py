@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from app.facts.durable import DurableReader, Reading, as_said
+from app.facts.clauses import clauses
+from app.facts.durable import PLACE_SLOTS, DurableReader, Reading, as_said, may_be_a_place
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.make_believe import said_of_the_user
 from app.facts.named import TEAM_HEAD, NameReader
@@ -20,8 +21,10 @@ from app.facts.utterances import (
     FIRST_PERSON,
     MAX_SENTENCE_CHARS,
     asks,
+    for_once,
     keeps_open,
     sentences,
+    standing,
     statement_clauses,
 )
 from app.facts.whose import (
@@ -68,6 +71,7 @@ class EmbeddedExtractor:
         ]
         if self.reader is not None:
             self._read_the_rest(self.reader, per_sentence)
+            self._read_standing_requests(self.reader, per_sentence)
         if self.names is not None:
             self._read_the_names(self.names, per_sentence)
         return dedupe(
@@ -92,7 +96,9 @@ class EmbeddedExtractor:
         readings = reader.read([per_sentence[n][1] for n in whole])
         read_whole: dict[int, Extracted] = {}
         for n, reading in zip(whole, readings, strict=True):
-            if reading is not None and not of_someone_else(reading, per_sentence[n][1]):
+            if reading is None or introduces_someone(per_sentence[n][1]):
+                continue  # "Meet Sarah, 29, nurse on nights": Sarah's
+            if not of_someone_else(reading, per_sentence[n][1]):
                 _, sentence, said_on, items = per_sentence[n]
                 read_whole[n] = _as_fact(reading, sentence, said_on)
                 items[:0] = [read_whole[n], *_listed_with(reading, read_whole[n])]
@@ -142,6 +148,38 @@ class EmbeddedExtractor:
                 items[items.index(whole_fact)] = read_whole[n]
 
     @staticmethod
+    def _read_standing_requests(
+        reader: DurableReader, per_sentence: list[tuple[int, str, date, list[Extracted]]]
+    ) -> None:
+        """A standing instruction asked as a request or a question, which the rest leaves out
+        as a request for this answer: "Can you stick to British spelling from here on?", "I'm
+        dyslexic, so please use short paragraphs", "stop asking if I want more help at the end
+        of every message". The durable reader reads each request of a sentence that gave no
+        instruction and keeps it only as an instruction (its lasting head tells a standing rule
+        from a request for once: "make it shorter", "can you check this email?")."""
+        asked: list[tuple[int, str]] = []
+        for n, (_, sentence, said_on, items) in enumerate(per_sentence):
+            if for_once(sentence) or any(item.slot == "instruction" for item in items):
+                continue  # "tell my students: no emojis in your answers" is theirs
+            parts = clauses(sentence) or [sentence]
+            ruled = [
+                item
+                for part in parts
+                if standing(part) and not asks(sentence)
+                for item in extract_sentence(part, said_on)
+                if item.slot == "instruction"
+            ]  # "I'm colour-blind, so please never describe charts by colour alone"
+            if ruled:
+                items.append(ruled[0])
+                continue
+            asked += [(n, part) for part in parts if not keeps_open(part)]
+        readings = reader.read_instructions([part for _, part in asked])
+        for (n, part), reading in zip(asked, readings, strict=True):
+            _, _, said_on, items = per_sentence[n]
+            if reading is not None and not any(i.slot == "instruction" for i in items):
+                items.append(_as_fact(reading, part, said_on))
+
+    @staticmethod
     def _read_the_names(
         names: NameReader, per_sentence: list[tuple[int, str, date, list[Extracted]]]
     ) -> None:
@@ -181,6 +219,8 @@ class EmbeddedExtractor:
                     ),
                     None,
                 )
+                if slot in PLACE_SLOTS and not may_be_a_place(named.name, sentence[: named.start]):
+                    continue  # "just chatted with Dave, originally from Lagos": Dave's
                 if slot is None or not is_the_users_now(slot, named, sentence):
                     if whole is not None and slot is not None:
                         # "I left my job as a pharmacist last spring": no role of the user's now

@@ -208,6 +208,7 @@ def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> 
     lower = sentence.lower()
     places = known_places()
     first_person = bool(_FIRST_PERSON.search(lower))
+    mentioned = mentions_in(sentence)
     for row, named in enumerate(names):
         left = _WORD.findall(lower[: named.start])[-WINDOW:]
         right = _WORD.findall(lower[named.end :])[:WINDOW]
@@ -224,6 +225,7 @@ def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> 
             f"place:{fold(named.name) in places}",
             f"first_person:{first_person}",
             f"q:{'?' in sentence}",
+            *_after_cues(sentence, named, mentioned),
         ]
         said += [f"S:{w}" for w in _WORD.findall(lower)]
         for cue in said:
@@ -231,6 +233,22 @@ def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> 
     masked = [sentence[: n.start] + "X" + sentence[n.end :] for n in names]
     before = [" ".join(_WORD.findall(sentence[: n.start])[-5:]) or "." for n in names]
     return np.hstack([cues, embedder.encode(masked), embedder.encode(before)])
+
+
+def _after_cues(sentence: str, named: Named, mentioned: Sequence[Named]) -> list[str]:
+    """What the mention before this one is (an occupation, a team, a name) and how far back:
+    a place just after an occupation is where the user works ("a dental nurse in Swindon"),
+    one after a name is that person's or the user's home."""
+    before = [m for m in mentioned if m.end <= named.start]
+    if not before:
+        return ["prev:none"]
+    gap = len(_WORD.findall(sentence[before[-1].end : named.start]))
+    near = "near" if gap <= 3 else "mid" if gap <= 8 else "far"
+    kind = before[-1].fills or "name"
+    cues = [f"prev:{kind}", f"prev:{kind}:{near}"]
+    if any(m.fills == "role" for m in before):
+        cues.append("after_role")
+    return cues
 
 
 class NamesAbout(BaseModel):

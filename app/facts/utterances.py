@@ -126,7 +126,8 @@ _ANSWERS_FORM = re.compile(
 avoid tables in your answers", "I'm blind and use NVDA, please avoid tables in your answers",
 "no bullet points please", "…, break things up into small chunks pls")…"""
 _JUST_THIS_ONCE = re.compile(
-    r"\b(?:this|these|that|below|above|tonight|today|now|just\s+gave|for\s+the|in\s+the|"
+    r"\b(?:this|these|that|below|above|tonight|today|(?<!from\s)now(?!\s+on\b)|just\s+gave|"
+    r"for\s+the|in\s+the|"
     r"to\s+the|students?|class|kids)\b",
     re.IGNORECASE,
 )
@@ -135,11 +136,15 @@ jargon in the email to my boss", "use bullet points for the list below"), nor on
 passes on to others ("tell my students: no emojis in your answers")."""
 
 
+def for_once(text: str) -> bool:
+    """Whether a request about answers is for one answer or one piece of writing, or passed on
+    to others ("no tables in this one please", "tell my students: no emojis")."""
+    return bool(_JUST_THIS_ONCE.search(text))
+
+
 def standing(text: str) -> bool:
     """Whether the text gives a standing instruction: a rule for every answer from now on."""
-    return bool(STANDING.search(text)) or (
-        bool(_ANSWERS_FORM.search(text)) and not _JUST_THIS_ONCE.search(text)
-    )
+    return bool(STANDING.search(text)) or (bool(_ANSWERS_FORM.search(text)) and not for_once(text))
 
 
 CALL_ME = re.compile(

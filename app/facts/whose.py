@@ -15,6 +15,7 @@ from app.facts.clauses import clauses
 from app.facts.durable import RELATION_SLOTS, Reading, with_subject
 from app.facts.named import Named, mentions_in
 from app.facts.utterances import keeps_open, statement_clauses
+from app.facts.vocabulary import NATIONALITIES
 from app.text.places import known_places
 from app.text.words import fold
 
@@ -38,7 +39,7 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
             continue
         own = before[subjects[-1].start() :] if subjects else before  # since the user's "I"
         parts = clauses(own)
-        if any(_ENDS_ON_SOMEONE.search(part) for part in parts[:-1]):
+        if any(_ends_on_someone(part) for part in parts[:-1]):
             continue
         if _SOMEONE_MENTIONED.search(own) or _CONDITION.search(before):
             continue
@@ -186,20 +187,31 @@ def the_user_speaks_before(before: str) -> bool:
     someone it could describe ("just chatted with Dave, originally from Lagos", "Character
     brief: Lena, 27, detective", "I report to Dana Whitfield (VP of Ops)")."""
     for clause in clauses(before) or ([before] if before.strip() else []):
-        if _ENDS_ON_SOMEONE.search(clause) or _SOMEONE_NAMED.search(clause):
+        if _ends_on_someone(clause) or _SOMEONE_NAMED.search(clause):
             return False
         if not (_FIRST_PERSON_OPENING.match(clause) or with_subject(clause) != clause):
             return False
-    return not _ENDS_ON_SOMEONE.search(before)
+    return not _ends_on_someone(before)
 
 
 _FIRST_PERSON_OPENING = re.compile(r"^(?:\W*(?:so|and|but|hi|hey|hello)\W+)?I(?:['’]\w+)?\b")
 _ENDS_ON_SOMEONE = re.compile(
-    r"(?:(?<!\bfrom\s)(?<!\bin\s)(?<!\bto\s)(?<!\bat\s)(?<!\bnear\s)(?<!\bof\s)\b[A-Z][\w'’-]+|"
-    r"\b(?:guy|girl|man|woman|friend|one))\W*[(,:]?\s*$"
+    r"(?:(?<!\bfrom\s)(?<!\bin\s)(?<!\bto\s)(?<!\bat\s)(?<!\bnear\s)(?<!\bof\s)"
+    r"(?<!\bI['’]m\s)(?<!\bIm\s)(?<!\bI\sam\s)(?<!\bname\sis\s)(?<!\bname['’]s\s)"
+    r"\b[A-Z][\w'’-]+|\b(?:guy|girl|man|woman|friend|one))\W*[(,:]?\s*$"
 )
 """A clause ending on a name or a person, whom the next clause may describe; not a place it
-ends on ("originally from Lagos, living in Houston now")."""
+ends on ("originally from Lagos, living in Houston now"), not the user's own name ("Hi! I'm
+Kwame, 34, living in Kumasi")."""
+_ENDS_ON_A_NATIONALITY = re.compile(rf"\b(?:{NATIONALITIES})\W*[(,:]?\s*$", re.IGNORECASE)
+"""... nor a nationality, which is no one ("I'm Nigerian, living in Rotterdam", "Sri Lankan,
+accountant, living in Doha")."""
+
+
+def _ends_on_someone(clause: str) -> bool:
+    return bool(_ENDS_ON_SOMEONE.search(clause)) and not _ENDS_ON_A_NATIONALITY.search(clause)
+
+
 _SOMEONE_NAMED = re.compile(rf"\b(?:he|she|they|his|her|their|{_DESCRIBED})\b", re.IGNORECASE)
 _SOMEONE_ELSES_SUBJECT = re.compile(
     r"^\W*(?:(?:so|and|but|also|btw|honestly|apparently|anyway)\W+)*(?:my|our)\s+"

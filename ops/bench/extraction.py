@@ -146,6 +146,36 @@ DEFAULT_SETS = (
         "ops/bench/data/extraction_labelling.md, its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_21.jsonl",
+        "twenty-first everyday set, standing instructions and work responsibilities (session 12), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_22.jsonl",
+        "twenty-second everyday set, tools, workplaces and facts in clauses (session 12), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_23.jsonl",
+        "twenty-third everyday set, mixed everyday chat (session 12), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_24.jsonl",
+        "twenty-fourth everyday set, colleagues, duties and tools at work (session 12), written "
+        "to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_25.jsonl",
+        "twenty-fifth everyday set, where people live and work and with whom, in passing "
+        "(session 12), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_26.jsonl",
+        "twenty-sixth everyday set, health, tastes, habits and how to answer (session 12), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
@@ -187,6 +217,12 @@ DEFAULT_SETS = (
     (
         DATA / "extraction_heldout_everyday_8.jsonl",
         "eighth everyday held-out set (session 11), written before that session's changes by "
+        "someone who had seen neither the extractor, its training data nor the other sets; "
+        "measured once at its start and once at its end, never tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_9.jsonl",
+        "ninth everyday held-out set (session 12), written before that session's changes by "
         "someone who had seen neither the extractor, its training data nor the other sets; "
         "measured once at its start and once at its end, never tuned on",
     ),

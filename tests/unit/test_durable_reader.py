@@ -66,6 +66,37 @@ def test_the_reader_keeps_chatter_out(text: str) -> None:
     assert facts(text, EmbeddedExtractor(READER)) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "instruction"),
+    [
+        (
+            "Could you use metric units from now on? I never know what a cup is.",
+            "Could you use metric units from now on?",
+        ),
+        (
+            "I'm colour-blind, so please never describe charts by colour alone.",
+            "Never describe charts by colour alone",
+        ),
+    ],
+)
+def test_a_standing_instruction_asked_as_a_request_is_kept(text: str, instruction: str) -> None:
+    """A rule for every answer asked as a question, or after the reason for it."""
+    found = facts(text, EmbeddedExtractor(READER))
+    assert [f.text for f in found if f.slot == "instruction"] == [instruction]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can you make this paragraph a bit shorter?",
+        "please translate the menu below into Spanish",
+        "Could you check my cover letter for typos?",
+    ],
+)
+def test_a_request_for_one_answer_is_no_instruction(text: str) -> None:
+    assert facts(text, EmbeddedExtractor(READER)) == []
+
+
 def test_the_patterns_win_where_they_read_a_fact() -> None:
     text = "I moved to Lisbon in 2021."
     assert facts(text, EmbeddedExtractor(READER)) == facts(text, EmbeddedExtractor(None))

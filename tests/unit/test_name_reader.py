@@ -322,3 +322,23 @@ def test_a_place_an_organisation_or_a_tool_is_no_one_close(message: str) -> None
 )
 def test_what_others_say_or_think_of_the_user_is_none_of_their_facts(message: str) -> None:
     assert facts(message) == set(), facts(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("Hi! I'm Oluwaseun, 41, living in Abuja. What should I plant in March?", "home", "Abuja"),
+        ("I'm Peruvian, living in Calgary, and the winters are brutal", "home", "Calgary"),
+        ("Sri Lankan, nurse, living in Muscat with my two kids", "home", "Muscat"),
+    ],
+)
+def test_the_users_own_name_or_nationality_before_a_clause_is_no_one_else(
+    message: str, slot: str, value: str
+) -> None:
+    """A clause ending on a name makes the next one that person's ("just chatted with Dave,
+    living in Houston now"), but not when the name is the user's own or a nationality."""
+    assert (slot, value) in facts(message)
+
+
+def test_a_clause_after_someone_named_stays_theirs() -> None:
+    assert ("home", "Houston") not in facts("just chatted with Dave, living in Houston now")
