@@ -281,3 +281,23 @@ def test_no_fact_from_this_versions_readers_where_none_was_said(message: str, sl
 def test_a_relation_word_in_capitals_is_read_like_one_in_lower_case() -> None:
     """'PA' once crashed the reader of relations (no slot matched it in lower case)."""
     assert read("Susan (my PA) booked the wrong flight.") is not None
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("My wife's job is mostly planning routes for a bus company and she hates it.", "partner"),
+        ("My partner works nights at the hospital.", "partner"),
+        ("My boss always says 'keep it short' about emails.", "manager"),
+        ("my teammate keeps taking credit for my work", "works_with"),
+        ("My daughter's school starts at 8 now.", "child"),
+    ],
+)
+def test_someone_close_who_is_not_named_is_no_fact(message: str, slot: str) -> None:
+    """A partner, a child, a boss or a colleague is kept by their name: a sentence about one
+    that names no one says something of them, not a fact of the user's to keep."""
+    assert slot not in {found_slot for found_slot, _ in said(message)}, said(message)
+
+
+def test_someone_close_and_named_is_kept() -> None:
+    assert ("partner", "Tomasz") in said("My husband Tomasz does all the cooking at home.")
