@@ -56,6 +56,31 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "employer",
     ),
+    (  # "Friday was my last day at Deloitte"
+        re.compile(rf"\bwas\s+my\s+last\s+day\s+(?:at|with)\s+(?:the\s+)?(?P<v>{ORG})"),
+        "employer",
+    ),
+    (  # "left my job at the Co-op last month"
+        re.compile(
+            r"(?:\bI(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|finally)\s+)?(?i:left|quit)\s+my\s+"
+            rf"(?i:job|role|position)\s+(?:at|with)\s+(?:the\s+)?(?P<v>{ORG})"
+        ),
+        "employer",
+    ),
+    (  # "we moved from Leeds to York in the spring": Leeds no longer
+        re.compile(
+            r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|finally|recently)\s+)?"
+            rf"(?i:moved|relocated)\s+(?:house\s+)?from\s+(?P<v>{PLACE})\s+to\s+(?!work\b)"
+        ),
+        "home",
+    ),
+    (  # "switched from Android to an iPhone last week": Android no longer
+        re.compile(
+            r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|finally|recently)\s+)?"
+            rf"(?i:switched|migrated|swapped)\s+(?:over\s+)?from\s+(?P<v>{ORG})\s+(?:to|for)\s+"
+        ),
+        "uses",
+    ),
     (  # "since retiring from the navy"
         re.compile(
             r"(?:\bI(?:['’]ve|\s+have)?\s+|^|\b(?:since|after)\s+)(?:retired|retiring)\s+from\s+"
@@ -245,6 +270,7 @@ _ENDED_TEXT = {
     "likes": "No longer likes {}",
     "role": "No longer works as {}",
     "team": "No longer on the {} team",
+    "uses": "No longer uses {}",
 }
 
 

@@ -176,6 +176,22 @@ DEFAULT_SETS = (
         "written to ops/bench/data/extraction_labelling.md, its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_27.jsonl",
+        "twenty-seventh everyday set, people in the US, India, Africa, Australia and Latin "
+        "America (session 12), written to ops/bench/data/extraction_labelling.md, its training "
+        "data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_28.jsonl",
+        "twenty-eighth everyday set, the people around the user (session 12), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_29.jsonl",
+        "twenty-ninth everyday set, work described and changes of job, home and habits "
+        "(session 12), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",

@@ -1118,3 +1118,37 @@ def test_a_home_said_without_a_subject_after_an_origin_is_kept() -> None:
     ]
     assert ("origin", "Lagos") in facts
     assert ("home", "Houston") in facts
+
+
+@pytest.mark.parametrize(
+    ("message", "ended", "holds"),
+    [
+        (
+            "we moved from Bristol to Exeter in the autumn and the buses are awful",
+            ("home", "Bristol"),
+            ("home", "Exeter"),
+        ),
+        (
+            "Thursday was my last day at Aviva, starting somewhere new in May",
+            ("employer", "Aviva"),
+            None,
+        ),
+        ("left my job at the Royal Mail in March, any CV tips?", ("employer", "Royal Mail"), None),
+        ("I switched from Spotify to Tidal last month", ("uses", "Spotify"), None),
+    ],
+)
+def test_a_change_ends_what_held_before(
+    message: str, ended: tuple[str, str], holds: tuple[str, str] | None
+) -> None:
+    found = read(message)
+    assert [(i.slot, i.value) for i in found if i.kind == "end"] == [ended]
+    if holds is not None:
+        assert holds in {(i.slot, i.value) for i in found if i.kind == "fact"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["my sister moved from Bristol to Exeter", "the meeting moved from Monday to Friday"],
+)
+def test_someone_elses_move_ends_nothing_of_the_users(message: str) -> None:
+    assert [i for i in read(message) if i.kind == "end"] == []
