@@ -147,7 +147,8 @@ _OTHERS = (
     r"aunt|uncle|grand\w+|colleagues?|co-?workers?|teammates?|boss|manager|landlord|landlady|"
     r"flatmate|roommate|son|daughter|kids?|children|boys?|girls?|wife|husband|partner|"
     r"boyfriend|girlfriend|fianc[ée]+|in-laws|niece|nephew|teacher|doctor|dog|cat|client|"
-    r"customers?|cto|ceo|cfo|coo|vp|director|lead|intern"
+    r"customers?|cto|ceo|cfo|coo|vp|director|lead|intern|mates?|pals?|bestie|ex|"
+    r"god(?:son|daughter|child|mother|father)"
 )
 _SOMEONE_ELSE = re.compile(
     rf"^(?:(?:my|our)\s+(?:(?:best|older|younger|little|big|old|new)\s+)?(?P<who>{_OTHERS})"

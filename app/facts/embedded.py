@@ -129,6 +129,8 @@ class EmbeddedExtractor:
         for (n, clause), reading in zip(parts, readings, strict=True):
             if reading is None or of_someone_else(reading, clause):
                 continue
+            if of_someone_else(reading, per_sentence[n][1]) and not FIRST_PERSON.search(clause):
+                continue  # "my friend Dimitra says Greeks don't …, only name days": hers
             if introduces_someone(per_sentence[n][1]):
                 continue  # "Meet Sarah, 29, nurse on nights": Sarah's
             _, _, said_on, items = per_sentence[n]

@@ -337,8 +337,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         flags=0,
     ),
     Pattern(  # "we moved from Leeds to York in the spring" (Leeds ends: app.facts.ends)
-        r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|finally|recently)\s+)?"
-        rf"(?i:moved|relocated)\s+(?:house\s+)?from\s+{PLACE}\s+to\s+(?P<v>{PLACE})",
+        r"\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:(?i:just|finally|recently)\s+)?"
+        rf"(?i:moved|relocated)\s+(?:house\s+)?from\s+{PLACE}\s+to\s+(?P<v>{PLACE})"
+        r"(?![^.!?]*\bthen\s+to\b)",
         "home",
         "Lives in {v}",
         flags=0,

@@ -118,7 +118,7 @@ _CLOSE_PEOPLE = (
     r"brother|sibling|girlfriend|boyfriend|wife|husband|partner|fianc[eé]e?|son|daughter|kids?|"
     r"child(?:ren)?|nan|gran|grandma|grandmother|grandad|grandpa|grandfather|aunt|uncle|cousin|"
     r"niece|nephew|neighbou?r|landlord|landlady|boss|manager|mentor|colleague|co-?worker|"
-    r"teacher|in-laws?|step\w+"
+    r"teacher|in-laws?|step\w+|mate|pal|bestie|god(?:son|daughter|child|mother|father)"
 )
 """The people close to the user a sentence may speak of instead of them. Each use adds its own:
 a name after "my ex" may be the ex's, but a client's name is the user's colleague; a sentence

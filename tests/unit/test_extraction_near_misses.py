@@ -301,3 +301,16 @@ def test_someone_close_who_is_not_named_is_no_fact(message: str, slot: str) -> N
 
 def test_someone_close_and_named_is_kept() -> None:
     assert ("partner", "Tomasz") in said("My husband Tomasz does all the cooking at home.")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My best mate Kofi got diagnosed with diabetes last year and he's coping well.",
+        "My goddaughter turns 16 in May and wants to learn to drive.",
+        "My ex has a new cat called Pickle and the kids adore her.",
+        "My neighbour Sanna says Finns hardly ever celebrate birthdays, only name days.",
+    ],
+)
+def test_what_is_said_of_a_mate_a_godchild_or_an_ex_is_theirs(message: str) -> None:
+    assert said(message) == set(), said(message)
