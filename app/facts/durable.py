@@ -130,6 +130,7 @@ _PROPER = re.compile(
     r"(?<![.!?]\s)(?<!^)\b(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'’-]*"
     r"(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*){0,3}"
 )
+_THE_USER_AFTER = re.compile(r"(?:\s+(?:I|I['’](?:m|ve|d|ll)|Im))+$")
 _TITLE_ONLY = re.compile(
     r"(?:VP|SVP|EVP|CEO|CTO|CFO|COO|CMO|CPO|CIO|HR|IT|PM|EM|MD|GM)(?:\s+of\s+\w+)?"
 )
@@ -319,6 +320,8 @@ def _no_fact_of(slot: str, value: str, said: str) -> bool:
     RSPCA", "my wife works at Deloitte")."""
     if slot == "instruction":
         return _ONE_ANSWER.search(said) is not None
+    if said_of_the_past(slot, said):
+        return True  # "when I lived in Berlin I cycled everywhere", "I used to work at IBM"
     if slot in ("origin", "home"):
         journey = rf"\b{_TRAVEL}\s+(?:\w+\s+)?from\s+{re.escape(value)}\s+to\b"
         return re.search(journey, said, re.IGNORECASE) is not None
@@ -336,6 +339,21 @@ _SOMEONE_NAMED = frozenset({"partner", "child", "manager", "works_with"})
 """Relation slots whose value is a person's name: a sentence of one that names no one ("my
 boss always says 'keep it short'", "my husband's job is scheduling drivers") is about them,
 not a fact of the user's to keep (a pet may be kept by its kind: "we have a beagle")."""
+_IN_THE_PAST = re.compile(
+    r"\b(?:used\s+to\s+(?:live|work|be)|(?:back\s+)?when\s+I\s+(?:lived|worked|was\s+living|"
+    r"was\s+working))\b(?![^.!?]*\b(?:now|these\s+days|still)\b)",
+    re.IGNORECASE,
+)
+"""Where the user lived or worked, or what they were, before: no home, job or workplace now
+(unless the sentence goes on to what holds now: "I used to live in Oslo, now in Bergen")."""
+
+
+def said_of_the_past(slot: str, said: str) -> bool:
+    """Whether a home, a job or a workplace is said of the user's past ("I used to live in
+    Oslo", "when I worked at IBM"), in the words up to it."""
+    return slot in ("home", "office", "employer", "role") and bool(_IN_THE_PAST.search(said))
+
+
 _TRAVEL = (
     r"(?:come|comes|coming|commute|commutes|commuting|drive|drives|driving|travel|travels|fly|"
     r"flies|go|goes|get|gets)"
@@ -473,6 +491,7 @@ def values_of(slot: str, text: str) -> tuple[str, ...]:
         return (text,)
     for match in _PROPER.finditer(text):
         name = _I_AM.sub("", match.group().strip())  # "I'm Ana" names Ana
+        name = _THE_USER_AFTER.sub("", name)  # "when I lived in Berlin I cycled": Berlin
         if _TITLE_ONLY.fullmatch(name):
             continue  # "the VP of ops, Rahul Mehta": the name is Rahul Mehta
         if slot in PLACE_SLOTS and not may_be_a_place(name, text[: match.start()]):

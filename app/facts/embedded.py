@@ -9,7 +9,14 @@ from dataclasses import replace
 from datetime import date
 
 from app.facts.clauses import clauses
-from app.facts.durable import PLACE_SLOTS, DurableReader, Reading, as_said, may_be_a_place
+from app.facts.durable import (
+    PLACE_SLOTS,
+    DurableReader,
+    Reading,
+    as_said,
+    may_be_a_place,
+    said_of_the_past,
+)
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.make_believe import said_of_the_user
 from app.facts.named import TEAM_HEAD, NameReader
@@ -35,6 +42,7 @@ from app.facts.whose import (
     the_user_speaks_before,
 )
 from app.text.casual import spelled_out
+from app.text.places import known_places
 from app.text.words import fold
 
 
@@ -223,6 +231,11 @@ class EmbeddedExtractor:
                 )
                 if slot in PLACE_SLOTS and not may_be_a_place(named.name, sentence[: named.start]):
                     continue  # "just chatted with Dave, originally from Lagos": Dave's
+                if slot is not None and said_of_the_past(slot, sentence[: named.start]):
+                    continue  # "I used to live in Oslo and I miss the snow"
+                if slot == "employer" and _A_TOWN_AFTER.search(sentence[: named.start]):
+                    if fold(named.name) in known_places():
+                        slot = "office"  # "I'm a chef in Valencia": where, not for whom
                 if slot is None or not is_the_users_now(slot, named, sentence):
                     if whole is not None and slot is not None:
                         # "I left my job as a pharmacist last spring": no role of the user's now
@@ -250,6 +263,9 @@ class EmbeddedExtractor:
                     continue  # the turn gave this slot its one value already
                 known[number].add(fold(named.name))
 
+
+_A_TOWN_AFTER = re.compile(r"\b(?:in|near|outside|around)\s+$", re.IGNORECASE)
+"""Words after which a place is where the user works, not whom for: "a chef in Valencia"."""
 
 MOST_NAMES = 12
 """Names read in one sentence at most: a sentence naming more is a list or pasted text, and

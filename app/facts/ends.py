@@ -67,13 +67,6 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "employer",
     ),
-    (  # "we moved from Leeds to York in the spring": Leeds no longer
-        re.compile(
-            r"\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:(?i:just|finally|recently)\s+)?"
-            rf"(?i:moved|relocated)\s+(?:house\s+)?from\s+(?P<v>{PLACE})\s+to\s+(?!work\b)"
-        ),
-        "home",
-    ),
     (  # "switched from Android to an iPhone last week": Android no longer
         re.compile(
             r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|finally|recently)\s+)?"

@@ -80,6 +80,7 @@ _NOT_A_NAME = frozenset(
     "Where Who Which".split()
 )
 """Capitalised words that open a sentence or a clause and name nothing."""
+_THE_USER = frozenset("I I'm I’m I've I’ve I'd I’d I'll I’ll Im".split())
 _I_AM = re.compile(r"^(?:I['’]m|I)\s+")
 _WORD = re.compile(r"[\w'’&.-]+")
 _FIRST_PERSON = re.compile(r"\b(?:i|my|me|we|our|im)\b")
@@ -105,6 +106,8 @@ def names_in(sentence: str) -> list[Named]:
         words = _I_AM.sub("", match.group()).rstrip("'’").split(" ")
         while words and words[0] in _NOT_A_NAME:
             words = words[1:]  # "So I", "Hi Dave": the opening word is none of the name
+        while words and words[-1] in _THE_USER:
+            words = words[:-1]  # "when I lived in Berlin I cycled": the user is no part of it
         name = " ".join(words)
         if name:
             start = sentence.find(name, match.start())

@@ -336,14 +336,6 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Lives in {v}",
         flags=0,
     ),
-    Pattern(  # "we moved from Leeds to York in the spring" (Leeds ends: app.facts.ends)
-        r"\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:(?i:just|finally|recently)\s+)?"
-        rf"(?i:moved|relocated)\s+(?:house\s+)?from\s+{PLACE}\s+to\s+(?P<v>{PLACE})"
-        r"(?![^.!?]*\bthen\s+to\b)",
-        "home",
-        "Lives in {v}",
-        flags=0,
-    ),
     moved_or_started_without_a_subject,
     Pattern(  # "moved out of london in march, we're in Margate now": where the move ended
         r"\bmoved\s+(?:out\s+of|away\s+from)\s+[^.!?]*?\b(?:I['’]m|we['’]re|I\s+am|we\s+are)\s+"

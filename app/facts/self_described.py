@@ -159,7 +159,7 @@ def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:
         if fold(place) in places and not _someone_else_before(sentence, match):
             yield Found("fact", "home", place, f"Lives in {place}", match.start())
     for match in _MOVED_FROM_TO.finditer(sentence):
-        left, moved_to = match.group("left"), match.group("v")
+        left, moved_to = match.group("left") or match.group("left2"), match.group("v")
         if _someone_else_before(sentence, match) or _MOVED_ON.search(sentence, match.end()):
             continue
         if fold(left) in places and fold(moved_to) in places:
@@ -186,11 +186,14 @@ _MOVED_TO = re.compile(
     rf"(?:back\s+)?to\s+(?P<v>{PLACE})(?!\s+(?:team|office))"
 )
 _MOVED_FROM_TO = re.compile(
-    r"(?:\b(?:I|we)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|recently|finally)\s+)?moved\s+"
-    rf"(?:over\s+)?from\s+(?P<left>{PLACE})\s+(?:over\s+)?to\s+(?P<v>{PLACE})"
+    r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|,\s*)(?:(?i:just|recently|finally)\s+)?"
+    rf"(?:(?:moved|relocated)\s+(?:house\s+)?(?:over\s+)?from\s+(?P<left>{PLACE})\s+(?:over\s+)?to"
+    rf"|(?:left|swapped)\s+(?P<left2>{PLACE})\s+for(?:\s+a\s+\w+\s+(?:in|near|outside))?)"
+    rf"\s+(?P<v>{PLACE})"
 )
-"""A move between two known places ("i moved from Leeds to Bristol"): the first no longer home,
-the second home; a move between tools ("moved over from Jira to Linear") is neither."""
+"""A move between two known places ("i moved from Leeds to Bristol", "we left London for
+Margate"): the first no longer home, the second home; a move between tools ("moved over from
+Jira to Linear") is neither."""
 _MOVED_ON = re.compile(
     r"\b(?:then|back|again|and\s+(?:then\s+)?(?:to|from)|live\s+in|living\s+in|when\s+I\s+was|"
     r"as\s+a\s+(?:kid|child|teen))\b",

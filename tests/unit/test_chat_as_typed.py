@@ -1152,3 +1152,9 @@ def test_a_change_ends_what_held_before(
 )
 def test_someone_elses_move_ends_nothing_of_the_users(message: str) -> None:
     assert [i for i in read(message) if i.kind == "end"] == []
+
+
+def test_leaving_one_town_for_another_moves_home() -> None:
+    found = {(i.kind, i.slot, i.value) for i in read("We left Bristol for Cardiff in the spring.")}
+    assert {("fact", "home", "Cardiff"), ("end", "home", "Bristol")} <= found
+    assert ("fact", "employer", "Cardiff") not in found

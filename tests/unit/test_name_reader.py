@@ -342,3 +342,21 @@ def test_the_users_own_name_or_nationality_before_a_clause_is_no_one_else(
 
 def test_a_clause_after_someone_named_stays_theirs() -> None:
     assert ("home", "Houston") not in facts("just chatted with Dave, living in Houston now")
+
+
+@pytest.mark.parametrize(
+    ("message", "absent", "present"),
+    [
+        ("When I lived in Lisbon I surfed every weekend.", ("home", "Lisbon"), None),
+        ("I used to live in Glasgow and I miss the chippies.", ("home", "Glasgow"), None),
+        ("I used to work at Nokia, the canteen was great.", ("employer", "Nokia"), None),
+        ("Name's Ines, I'm a baker in Porto.", ("employer", "Porto"), ("office", "Porto")),
+    ],
+)
+def test_a_past_home_or_job_is_none_now_and_a_town_after_a_job_is_where_it_is(
+    message: str, absent: tuple[str, str], present: tuple[str, str] | None
+) -> None:
+    found = facts(message)
+    assert absent not in found and not any(value.endswith(" I") for _, value in found), found
+    if present is not None:
+        assert present in found, found
