@@ -51,12 +51,14 @@ class EmbeddedExtractor:
     (`app.facts.durable`) and the name reader when meaning is on; offline, about 2 ms a message on
     2 cores (the patterns alone 0.6 ms).
 
-    `embedded-7` is the patterns with the durable and name readers, reading chat's spelling
+    `embedded-8` is the patterns with the durable and name readers, reading chat's spelling
     (dropped apostrophes, places, teams, tools and organisations in lower case) and its
     fragments, and a second fact of a message (what a clause's opening says, a name, product,
     occupation or team the name reader gives a slot: `app.facts.named`), nothing of what is
     made believe or quoted from others (`app.facts.make_believe`);
-    `embedded-7-patterns` the same patterns alone (`embedded-6` before products, occupations,
+    `embedded-8-patterns` the same patterns alone (`embedded-7` before standing instructions
+    asked as requests, relation facts kept only by a name, the ends of moves and job changes and
+    heads that learned from 29 tuning sets; `embedded-6` before products, occupations,
     teams, make-believe and heads that learned from the tuning sets; `embedded-5` before the
     second facts of clauses; `embedded-4` and `embedded-1` before chat's spelling; `embedded-3`
     read the same sentences with fewer patterns and kept nothing after an end; `embedded-2`,
@@ -68,7 +70,7 @@ class EmbeddedExtractor:
     ) -> None:
         self.reader = reader
         self.names = names
-        self.name = "embedded-7" if reader is not None else "embedded-7-patterns"
+        self.name = "embedded-8" if reader is not None else "embedded-8-patterns"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [

@@ -1,5 +1,5 @@
 """Precision and recall of the embedded extractor on the labelled sets: the patterns alone
-(`embedded-7-patterns`) beside the patterns with the durable and name readers (`embedded-7`, the
+(`embedded-8-patterns`) beside the patterns with the durable and name readers (`embedded-8`, the
 default while meaning is on).
 
     .venv/bin/python ops/bench/extraction.py [path/to/labelled.jsonl] [--misses]
