@@ -192,6 +192,21 @@ DEFAULT_SETS = (
         "(session 12), written to ops/bench/data/extraction_labelling.md, its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_30.jsonl",
+        "thirtieth everyday set, workplaces and tools in passing (session 12), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_31.jsonl",
+        "thirty-first everyday set, duties and habits in passing (session 12), written to "
+        "ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_32.jsonl",
+        "thirty-second everyday set, facts that end and facts that start (session 12), written "
+        "to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",

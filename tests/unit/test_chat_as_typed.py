@@ -11,6 +11,7 @@ from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.durable import DurableReader, with_subject
 from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Extracted, Turn
+from app.facts.named import NameReader
 from app.facts.pasted import without_pasted
 from app.facts.utterances import asks, keeps_open, sentences
 from app.text.casual import first_person_capitalised
@@ -18,6 +19,11 @@ from app.text.casual import first_person_capitalised
 MONDAY = date(2026, 3, 2)
 PATTERNS = EmbeddedExtractor(None)
 WITH_READER = EmbeddedExtractor(DurableReader.for_embedder(StaticEmbedder(DEFAULT_MODEL)))
+DEFAULT = EmbeddedExtractor(
+    DurableReader.for_embedder(StaticEmbedder(DEFAULT_MODEL)),
+    NameReader.for_embedder(StaticEmbedder(DEFAULT_MODEL)),
+)
+"""The extractor a user gets with meaning on: both readers."""
 
 
 def read(text: str, extractor: EmbeddedExtractor = WITH_READER) -> list[Extracted]:
@@ -397,7 +403,7 @@ def test_statements_read_as_questions_pasted_text_or_two_sentences_are_kept(
     message: str, kept: tuple[str, str]
 ) -> None:
     slot, value = kept
-    assert any(i.slot == slot and value in (i.value or i.text) for i in read(message))
+    assert any(i.slot == slot and value in (i.value or i.text) for i in read(message, DEFAULT))
 
 
 def test_an_emoji_inside_a_statement_ends_nothing() -> None:
