@@ -130,7 +130,8 @@ _PROPER = re.compile(
     r"(?<![.!?]\s)(?<!^)\b(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w'’-]*"
     r"(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'’-]*){0,3}"
 )
-_THE_USER_AFTER = re.compile(r"(?:\s+(?:I|I['’](?:m|ve|d|ll)|Im))+$")
+THE_USERS_I = frozenset("I I'm I’m I've I’ve I'd I’d I'll I’ll Im".split())
+"""The user's own "I", which no name is or ends on ("when I lived in Berlin I cycled")."""
 _TITLE_ONLY = re.compile(
     r"(?:VP|SVP|EVP|CEO|CTO|CFO|COO|CMO|CPO|CIO|HR|IT|PM|EM|MD|GM)(?:\s+of\s+\w+)?"
 )
@@ -258,9 +259,7 @@ class DurableReader:
             return found
         lasting_at_least = CLAUSE_LASTING_SCORE if clauses else LASTING_SCORE
         slot_at_least = self.clause_slot_score if clauses else self.slot_score
-        features = reader_features(self.embedder, [with_subject(texts[n]) for n in readable])
-        lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
-        slot_scores = features @ self.slot_weights[:-1] + self.slot_weights[-1]
+        lasting, slot_scores = self._scores([with_subject(texts[n]) for n in readable])
         for n, lasts, row in zip(readable, lasting, slot_scores, strict=True):
             best = int(row.argmax())
             if lasts < lasting_at_least or row[best] < slot_at_least:
@@ -274,6 +273,12 @@ class DurableReader:
             found[n] = Reading(slot, value, said, tuple(more))
         return found
 
+    def _scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The lasting head's score of each text, and each slot head's."""
+        features = reader_features(self.embedder, texts)
+        lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
+        return lasting, features @ self.slot_weights[:-1] + self.slot_weights[-1]
+
     def read_instructions(self, requests: Sequence[str]) -> list[Reading | None]:
         """For each request (a question or a request the other readings leave out): its
         reading when it asks for something of every answer, a standing instruction."""
@@ -283,9 +288,7 @@ class DurableReader:
         found: list[Reading | None] = [None] * len(requests)
         if not readable or "instruction" not in self.slots:
             return found
-        features = reader_features(self.embedder, [requests[n] for n in readable])
-        lasting = features @ self.lasting_weights[:-1] + self.lasting_weights[-1]
-        slot_scores = features @ self.slot_weights[:-1] + self.slot_weights[-1]
+        lasting, slot_scores = self._scores([requests[n] for n in readable])
         column = self.slots.index("instruction")
         for n, lasts, row in zip(readable, lasting, slot_scores, strict=True):
             if lasts < self.request_lasting_score or int(row.argmax()) != column:
@@ -490,16 +493,24 @@ def values_of(slot: str, text: str) -> tuple[str, ...]:
     if slot not in NAMED_SLOTS:
         return (text,)
     for match in _PROPER.finditer(text):
-        name = _I_AM.sub("", match.group().strip())  # "I'm Ana" names Ana
-        name = _THE_USER_AFTER.sub("", name)  # "when I lived in Berlin I cycled": Berlin
+        name = without_the_user_after(_I_AM.sub("", match.group().strip()))  # "I'm Ana": Ana
         if _TITLE_ONLY.fullmatch(name):
             continue  # "the VP of ops, Rahul Mehta": the name is Rahul Mehta
         if slot in PLACE_SLOTS and not may_be_a_place(name, text[: match.start()]):
             continue  # "just chatted with Dave, originally from Lagos": Lagos
-        if name and name not in ("I", "I'm", "I've", "I'd", "I'll") and match.start() > 0:
+        if name and match.start() > 0:
             return (name, *_listed_after(text, match.end())) if slot in MULTI_VALUED else (name,)
     named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"
     return (named_first.group(1),) if named_first else (text,)
+
+
+def without_the_user_after(name: str) -> str:
+    """A run of capitalised words less the user's "I"s it ends on: "Berlin I" is Berlin, "I"
+    alone is no name."""
+    words = name.split(" ")
+    while words and words[-1] in THE_USERS_I:
+        words.pop()
+    return " ".join(words)
 
 
 def _listed_after(text: str, at: int) -> list[str]:

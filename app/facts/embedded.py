@@ -19,7 +19,7 @@ from app.facts.durable import (
 )
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.make_believe import said_of_the_user
-from app.facts.named import TEAM_HEAD, NameReader
+from app.facts.named import TEAM_HEAD, Named, NameReader
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
 from app.facts.spans import span_of
@@ -235,9 +235,8 @@ class EmbeddedExtractor:
                     continue  # "just chatted with Dave, originally from Lagos": Dave's
                 if slot is not None and said_of_the_past(slot, sentence[: named.start]):
                     continue  # "I used to live in Oslo and I miss the snow"
-                if slot == "employer" and _A_TOWN_AFTER.search(sentence[: named.start]):
-                    if fold(named.name) in known_places():
-                        slot = "office"  # "I'm a chef in Valencia": where, not for whom
+                if slot == "employer" and _a_town_after_in(named, sentence):
+                    slot = "office"  # "I'm a chef in Valencia": where, not for whom
                 if slot is None or not is_the_users_now(slot, named, sentence):
                     if whole is not None and slot is not None:
                         # "I left my job as a pharmacist last spring": no role of the user's now
@@ -266,8 +265,15 @@ class EmbeddedExtractor:
                 known[number].add(fold(named.name))
 
 
-_A_TOWN_AFTER = re.compile(r"\b(?:in|near|outside|around)\s+$", re.IGNORECASE)
-"""Words after which a place is where the user works, not whom for: "a chef in Valencia"."""
+_IN_A_TOWN = re.compile(r"\b(?:in|near|outside|around)\s+$", re.IGNORECASE)
+
+
+def _a_town_after_in(named: Named, sentence: str) -> bool:
+    """Whether the name is a known town said after "in" (or "near"): where the user works,
+    not whom for ("a chef in Valencia")."""
+    before = sentence[: named.start]
+    return fold(named.name) in known_places() and _IN_A_TOWN.search(before) is not None
+
 
 MOST_NAMES = 12
 """Names read in one sentence at most: a sentence naming more is a list or pasted text, and

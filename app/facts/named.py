@@ -37,7 +37,7 @@ from pydantic import BaseModel
 
 from app.embeddings.base import Embedder
 from app.embeddings.loader import current_embedder
-from app.facts.durable import NAMED_SLOTS
+from app.facts.durable import NAMED_SLOTS, without_the_user_after
 from app.facts.vocabulary import NATIONALITIES, OCCUPATIONS
 from app.text.places import known_places
 from app.text.words import fold
@@ -80,7 +80,6 @@ _NOT_A_NAME = frozenset(
     "Where Who Which".split()
 )
 """Capitalised words that open a sentence or a clause and name nothing."""
-_THE_USER = frozenset("I I'm I’m I've I’ve I'd I’d I'll I’ll Im".split())
 _I_AM = re.compile(r"^(?:I['’]m|I)\s+")
 _WORD = re.compile(r"[\w'’&.-]+")
 _FIRST_PERSON = re.compile(r"\b(?:i|my|me|we|our|im)\b")
@@ -106,9 +105,7 @@ def names_in(sentence: str) -> list[Named]:
         words = _I_AM.sub("", match.group()).rstrip("'’").split(" ")
         while words and words[0] in _NOT_A_NAME:
             words = words[1:]  # "So I", "Hi Dave": the opening word is none of the name
-        while words and words[-1] in _THE_USER:
-            words = words[:-1]  # "when I lived in Berlin I cycled": the user is no part of it
-        name = " ".join(words)
+        name = without_the_user_after(" ".join(words))  # "when I lived in Berlin I cycled"
         if name:
             start = sentence.find(name, match.start())
             found.append(Named(start, start + len(name), name))

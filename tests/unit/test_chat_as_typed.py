@@ -1130,7 +1130,7 @@ def test_a_home_said_without_a_subject_after_an_origin_is_kept() -> None:
     ("message", "ended", "holds"),
     [
         (
-            "we moved from Bristol to Exeter in the autumn and the buses are awful",
+            "We moved from Bristol to Exeter in the autumn and the buses are awful",
             ("home", "Bristol"),
             ("home", "Exeter"),
         ),

@@ -8,10 +8,11 @@ from datetime import date
 import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
-from app.facts.durable import DurableReader
+from app.facts.durable import DurableReader, said_of_the_past
 from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Turn
 from app.facts.named import NameReader, mentions_in, names_in, occupations_in, teams_in
+from app.facts.whose import mentions_of_the_user
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 NAMES = NameReader.for_embedder(EMBEDDER)
@@ -345,11 +346,33 @@ def test_a_clause_after_someone_named_stays_theirs() -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "theirs"),
+    [
+        ("I'm Peruvian, living in Calgary, and the winters are brutal", "Calgary"),
+        ("Hi! I'm Oluwaseun, 41, living in Abuja.", "Abuja"),
+        ("Sri Lankan, nurse, living in Muscat with my two kids", "Muscat"),
+    ],
+)
+def test_a_clause_after_the_users_own_name_or_nationality_is_the_users(
+    sentence: str, theirs: str
+) -> None:
+    """The user's own name or nationality ending a clause is no one the next clause describes
+    (by the rule for names, "just chatted with Dave, living in Houston" is Dave's)."""
+    assert theirs in [named.name for named in mentions_of_the_user(sentence)]
+
+
+def test_a_home_or_a_job_said_of_the_past_is_none_now() -> None:
+    assert said_of_the_past("employer", "I used to work at Nokia")
+    assert said_of_the_past("home", "back when I lived in Oslo")
+    assert not said_of_the_past("home", "I used to live in Oslo, now in Bergen")
+    assert not said_of_the_past("likes", "I used to be into jazz")
+
+
+@pytest.mark.parametrize(
     ("message", "absent", "present"),
     [
         ("When I lived in Lisbon I surfed every weekend.", ("home", "Lisbon"), None),
         ("I used to live in Glasgow and I miss the chippies.", ("home", "Glasgow"), None),
-        ("I used to work at Nokia, the canteen was great.", ("employer", "Nokia"), None),
         ("Name's Ines, I'm a baker in Porto.", ("employer", "Porto"), ("office", "Porto")),
     ],
 )
