@@ -235,7 +235,7 @@ class EmbeddedExtractor:
                     continue  # "just chatted with Dave, originally from Lagos": Dave's
                 if slot is not None and said_of_the_past(slot, sentence[: named.start]):
                     continue  # "I used to live in Oslo and I miss the snow"
-                if slot == "employer" and _a_town_after_in(named, sentence):
+                if slot == "employer" and a_town_after_in(named, sentence):
                     slot = "office"  # "I'm a chef in Valencia": where, not for whom
                 if slot is None or not is_the_users_now(slot, named, sentence):
                     if whole is not None and slot is not None:
@@ -268,7 +268,7 @@ class EmbeddedExtractor:
 _IN_A_TOWN = re.compile(r"\b(?:in|near|outside|around)\s+$", re.IGNORECASE)
 
 
-def _a_town_after_in(named: Named, sentence: str) -> bool:
+def a_town_after_in(named: Named, sentence: str) -> bool:
     """Whether the name is a known town said after "in" (or "near"): where the user works,
     not whom for ("a chef in Valencia")."""
     before = sentence[: named.start]

@@ -160,17 +160,32 @@ _OWN = re.compile(
 )
 
 
-_SOMEONE_ELSE_OPENS = re.compile(
-    r"^\W*(?:(?:so|and|but|honestly|apparently|btw)\W+)?(?:my|our|his|her|their|the|a|an)\s+"
-    r"(?!(?:name|names|full\s+name|job|work|home|family|wife|husband|partner|kids?|son|daughter|"
-    r"dog|cat)\b)\w+",
-    re.IGNORECASE,
-)
-"""A sentence opening on someone or something else ("my landlord, …", "the author, …", "our new
-hire, …"); not on the user's own name, work, home or family."""
-_CONDITION = re.compile(r"\b(?:if|once|when|whether|unless)\s+I\b", re.IGNORECASE)
 _DESCRIBED = r"author|character|hero|heroine|novel|story|article|profile|candidate|hire|brief"
 """Words for someone described, not the user: "the author, originally from Lagos, …"."""
+_SOMEONE = (
+    r"flat-?mate|room-?mate|house-?mate|friends?|mum|mom|mother|dad|father|parents?|sister|"
+    r"brother|sibling|girlfriend|boyfriend|fianc[eé]e?|nan|gran|grandma|grandmother|grandad|"
+    r"grandpa|grandfather|grand(?:son|daughter|child)|aunt|uncle|cousin|niece|nephew|"
+    r"neighbou?r|landlord|landlady|boss|manager|mentor|colleague|co-?worker|in-laws?|step\w+|"
+    r"mate|pal|bestie|god(?:son|daughter|child|mother|father)|ex|client|customer|patient|"
+    r"student|pupil|guest|tenant|lodger|employee|staff|supervisor|lead|director|ceo|founder|"
+    r"owner|doctor|gp|nurse|vet|therapist|dentist|surgeon|consultant|lawyer|accountant|teacher|"
+    r"tutor|coach|trainer|editor|agent|writer|guy|girl|man|woman|lady|bloke|person|people|"
+    rf"{_DESCRIBED}"
+)
+"""Someone a sentence may open on instead of the user: not their partner or children, whose
+names the user goes on to say ("my wife Ana and I moved to Porto")."""
+_SOMEONE_ELSE_OPENS = re.compile(
+    r"^\W*(?:(?:so|and|but|honestly|apparently|btw)\W+)?(?:my|our|his|her|their|the|a|an)\s+"
+    rf"(?:[\w-]+\s+){{0,2}}?(?:{_SOMEONE})(?:['’]s)?\b",
+    re.IGNORECASE,
+)
+"""A sentence opening on someone else ("my landlord, …", "the author, …", "our new hire, …");
+not on a thing of the user's ("my main tools are Figma and Miro", "my car is a Ford Fiesta",
+"our house in Graz"). Tried on a quarter of the tuning sets at a time: 35 facts more, 83% of
+the added ones right, against the old rule of any word but the user's own name, work, home
+and family."""
+_CONDITION = re.compile(r"\b(?:if|once|when|whether|unless)\s+I\b", re.IGNORECASE)
 _SOMEONE_MENTIONED = re.compile(
     rf"\b(?i:he|she|his|her|ex|{_DESCRIBED})\b"
     r"|\b(?:[A-Z][a-z]+|my\s+ex)\s+(?:is|was|has|says|said|moved|lives)\b"
@@ -195,21 +210,33 @@ def the_user_speaks_before(before: str) -> bool:
 
 
 _FIRST_PERSON_OPENING = re.compile(r"^(?:\W*(?:so|and|but|hi|hey|hello)\W+)?I(?:['’]\w+)?\b")
-_ENDS_ON_SOMEONE = re.compile(
-    r"(?:(?<!\bfrom\s)(?<!\bin\s)(?<!\bto\s)(?<!\bat\s)(?<!\bnear\s)(?<!\bof\s)"
-    r"(?<!\bI['’]m\s)(?<!\bIm\s)(?<!\bI\sam\s)(?<!\bname\sis\s)(?<!\bname['’]s\s)"
-    r"\b[A-Z][\w'’-]+|\b(?:guy|girl|man|woman|friend|one))\W*[(,:]?\s*$"
+_NAME_AT_THE_END = re.compile(
+    r"(?<![\w'’])(?:(?!(?:I|I['’]m|Im|I['’]ve|Ive)\b)[A-Z][\w'’.-]*\s+)*[A-Z][\w'’-]+"
+    r"\W*[(,:]?\s*$"
 )
-"""A clause ending on a name or a person, whom the next clause may describe; not a place it
-ends on ("originally from Lagos, living in Houston now"), not the user's own name ("Hi! I'm
-Kwame, 34, living in Kumasi")."""
+"""The run of capitalised words a clause ends on, whole ("at Harper Kline", "with Dr. Osei")."""
+_NO_ONE_BEFORE = re.compile(
+    r"\b(?:from|in|to|at|near|of|I['’]m|Im|I\s+am|name\s+is|name['’]s)\s*$", re.IGNORECASE
+)
+"""Words before a name that make it a place or an organisation ("originally from Lagos", "at
+Leeds General"), or the user's own name ("Hi! I'm Kwame Mensah")."""
+_A_PERSON_AT_THE_END = re.compile(r"\b(?:guy|girl|man|woman|friend|one)\W*[(,:]?\s*$")
 _ENDS_ON_A_NATIONALITY = re.compile(rf"\b(?:{NATIONALITIES})\W*[(,:]?\s*$", re.IGNORECASE)
 """... nor a nationality, which is no one ("I'm Nigerian, living in Rotterdam", "Sri Lankan,
 accountant, living in Doha")."""
 
 
 def _ends_on_someone(clause: str) -> bool:
-    return bool(_ENDS_ON_SOMEONE.search(clause)) and not _ENDS_ON_A_NATIONALITY.search(clause)
+    """Whether a clause ends on a name or a person, whom the next clause may describe ("just
+    chatted with Dave, originally from Lagos"); not on a place or an organisation ("I'm a junior
+    doctor at Leeds General, mostly working with Dr. Osei"), not on the user's own name ("Hi!
+    I'm Kwame, 34, living in Kumasi") or a nationality."""
+    if _ENDS_ON_A_NATIONALITY.search(clause):
+        return False
+    if _A_PERSON_AT_THE_END.search(clause):
+        return True
+    name = _NAME_AT_THE_END.search(clause)
+    return name is not None and not _NO_ONE_BEFORE.search(clause[: name.start()])
 
 
 _SOMEONE_NAMED = re.compile(rf"\b(?:he|she|they|his|her|their|{_DESCRIBED})\b", re.IGNORECASE)
