@@ -120,6 +120,16 @@ _BEFORE_A_PLACE = re.compile(
 )
 
 
+NO_PLACE_SLOTS = frozenset(
+    {"team", "manager", "works_with", "partner", "child", "pet", "name", "preferred_name"}
+)
+"""Named slots whose value is never a place."""
+
+
+def _a_known_place_after(name: str, before: str) -> bool:
+    return fold(name) in known_places() and bool(_BEFORE_A_PLACE.search(before))
+
+
 def may_be_a_place(name: str, before: str) -> bool:
     """Whether a name may be a place: one the gazetteer knows, or one said after a word that
     leads to a place ("our farm near Ballymena"); not "Dave" in "chatted with Dave"."""
@@ -498,6 +508,8 @@ def values_of(slot: str, text: str) -> tuple[str, ...]:
             continue  # "the VP of ops, Rahul Mehta": the name is Rahul Mehta
         if slot in PLACE_SLOTS and not may_be_a_place(name, text[: match.start()]):
             continue  # "just chatted with Dave, originally from Lagos": Lagos
+        if slot in NO_PLACE_SLOTS and _a_known_place_after(name, text[: match.start()]):
+            continue  # "on the night crew at a depot in Daventry": no team is Daventry
         if name and match.start() > 0:
             return (name, *_listed_after(text, match.end())) if slot in MULTI_VALUED else (name,)
     named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"

@@ -41,6 +41,8 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
         parts = clauses(own)
         if any(_ends_on_someone(part) for part in parts[:-1]):
             continue
+        if _apposed_to_someone(before):
+            continue  # "I report to Devika Rao, the VP of Engineering": hers
         if _SOMEONE_MENTIONED.search(own) or _CONDITION.search(before):
             continue
         if _ANOTHERS.search(parts[-1] if parts else own) or _FORM_FIELD.search(before):
@@ -57,6 +59,27 @@ _THE_USER_SPEAKS = re.compile(
 """The user as the subject again: what they say after it is theirs, whoever came before ("Kwame
 and I run the night desk"); not in what someone else says or thinks of them ("my mum thinks I'm
 still living in Brighton", "my boss asked me if I know anyone at Google")."""
+
+
+_APPOSED = re.compile(r",\s*(?:(?:the|a|an|our|my|their)\s+)?$", re.IGNORECASE)
+"""A name said just after a comma (and an article): in apposition to what comes before it."""
+_AFTER_A_WORD = re.compile(r"\b[a-z]+\s+$")
+
+
+def _apposed_to_someone(before: str) -> bool:
+    """Whether the name after these words describes someone the user has just named ("I report
+    to Devika Rao, the VP of Engineering"); not the user named in a greeting or an opening
+    ("Hi, Tomasz here", "Kaveh, architect", "Priya, Tomasz and I")."""
+    apposed = _APPOSED.search(before)
+    if apposed is None:
+        return False
+    said = before[: apposed.start()]
+    name = _NAME_AT_THE_END.search(said)
+    return (
+        name is not None
+        and _AFTER_A_WORD.search(said[: name.start()]) is not None
+        and _ends_on_someone(said)
+    )
 
 
 def is_the_users_now(slot: str, named: Named, sentence: str) -> bool:
@@ -137,7 +160,8 @@ _FORM_FIELD = re.compile(r"\b[A-Za-z ]{2,20}:\s*$")
 _NOT_THE_WORK_NOW = re.compile(
     r"\b(?:stud(?:y|ied|ying)|trained|training|qualified|placement|apprenticeship|degree|"
     r"masters|PGCE|PhD|interned|internship|learn(?:ed|t)|was|were|used\s+to|retired|worked|"
-    r"taught|hop(?:e|ing)|going\s+to|want|applied|applying|interview\w*|stuck|shift|visit\w*|"
+    r"taught|hop(?:e|ing)|going\s+to|want|applied|applying|interview\w*|stuck|visit\w*|"
+    r"(?:pick\w*\s+up|cover\w*|swap\w*|extra)\s+(?:\w+\s+){0,2}shifts?|"
     r"went|go(?:ing)?\s+to|trip|holiday|ticket|nearest|assessment|volunteer\w*|starting|"
     r"joining|offered)\b",
     re.IGNORECASE,
@@ -216,10 +240,13 @@ _NAME_AT_THE_END = re.compile(
 )
 """The run of capitalised words a clause ends on, whole ("at Harper Kline", "with Dr. Osei")."""
 _NO_ONE_BEFORE = re.compile(
-    r"\b(?:from|in|to|at|near|of|I['’]m|Im|I\s+am|name\s+is|name['’]s)\s*$", re.IGNORECASE
+    r"\b(?:from|in|(?<!report\s)(?<!reports\s)(?<!married\s)(?<!engaged\s)(?<!talking\s)to|"
+    r"at|near|of|I['’]m|Im|I\s+am|name\s+is|name['’]s)\s*$",
+    re.IGNORECASE,
 )
 """Words before a name that make it a place or an organisation ("originally from Lagos", "at
-Leeds General"), or the user's own name ("Hi! I'm Kwame Mensah")."""
+Leeds General", "moved to Leeds"), or the user's own name ("Hi! I'm Kwame Mensah"); not
+someone the user reports to or married ("I report to Devika Rao, the VP of Engineering")."""
 _A_PERSON_AT_THE_END = re.compile(r"\b(?:guy|girl|man|woman|friend|one)\W*[(,:]?\s*$")
 _ENDS_ON_A_NATIONALITY = re.compile(rf"\b(?:{NATIONALITIES})\W*[(,:]?\s*$", re.IGNORECASE)
 """... nor a nationality, which is no one ("I'm Nigerian, living in Rotterdam", "Sri Lankan,

@@ -8,11 +8,11 @@ from datetime import date
 import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
-from app.facts.durable import DurableReader, said_of_the_past
+from app.facts.durable import DurableReader, said_of_the_past, values_of
 from app.facts.embedded import EmbeddedExtractor, a_town_after_in
 from app.facts.extraction import Turn
 from app.facts.named import NameReader, mentions_in, names_in, occupations_in, teams_in
-from app.facts.whose import mentions_of_the_user
+from app.facts.whose import is_the_users_now, mentions_of_the_user
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 NAMES = NameReader.for_embedder(EMBEDDER)
@@ -402,6 +402,7 @@ def test_a_sentence_opening_on_a_thing_of_the_users_is_theirs(sentence: str, the
         ("my landlord, living in Spain now, wants the rent early", "Spain"),
         ("My new colleague Priya is from Chennai.", "Chennai"),
         ("the author, originally from Lagos, writes about cities", "Lagos"),
+        ("I report to Devika Rao, the VP of Engineering", "VP of Engineering"),
     ],
 )
 def test_a_sentence_opening_on_someone_else_is_theirs(sentence: str, theirs: str) -> None:
@@ -424,6 +425,29 @@ def test_a_known_town_after_in_is_where_the_user_works(
     after "in" or "near" ("a chef in Valencia": where, not whom for)."""
     named = next(n for n in names_in(sentence) if n.name == name)
     assert a_town_after_in(named, sentence) is where
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "now"),
+    [
+        ("I'm a shift manager at a Premier Inn near Heathrow", "Premier Inn", True),
+        ("me and Priyanka run the night shift at the depot in Crewe", "Crewe", True),
+        ("I picked up an extra shift at Tesco yesterday", "Tesco", False),
+        ("I studied at Leeds before all this", "Leeds", False),
+    ],
+)
+def test_a_workplace_is_the_users_now_unless_said_of_a_one_off_or_the_past(
+    sentence: str, name: str, now: bool
+) -> None:
+    named = next(n for n in names_in(sentence) if n.name == name)
+    assert is_the_users_now("employer", named, sentence) is now
+
+
+def test_a_team_is_no_known_place() -> None:
+    """The durable reader's team is the words that name it, not the town the sentence ends on
+    ("on the night crew at a depot in Leeds")."""
+    assert values_of("team", "I'm on the night crew at a depot in Leeds") != ("Leeds",)
+    assert values_of("team", "I'm in Payments at Monzo") == ("Payments",)
 
 
 def test_a_home_or_a_job_said_of_the_past_is_none_now() -> None:
