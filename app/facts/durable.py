@@ -331,8 +331,8 @@ def _no_fact_of(slot: str, value: str, said: str) -> bool:
     bullet points for the list below"), a journey ("I come from London to Manchester every
     week"), an organisation's initials or a place as someone close ("my cat came from the
     RSPCA", "my wife works at Deloitte")."""
-    if slot == "instruction":
-        return _ONE_ANSWER.search(said) is not None
+    if slot == "instruction":  # "The exam brief says: avoid jargon in your answers": its rule
+        return _ONE_ANSWER.search(said) is not None or _SOMEONE_ELSES_RULE.search(said) is not None
     if said_of_the_past(slot, said):
         return True  # "when I lived in Berlin I cycled everywhere", "I used to work at IBM"
     if slot in ("origin", "home"):
@@ -377,6 +377,13 @@ _NO_ONE_AFTER = re.compile(
 )
 """Words after which a name is a place, an organisation or a tool, not a person: "my wife works
 at Deloitte", "my husband is from Porto", "my boss thinks I'm wasting time on Jira"."""
+_SOMEONE_ELSES_RULE = re.compile(
+    r"(?<!\bI\s)(?<!\bI've\s)(?<!\bI’ve\s)\b(?:says|said|writes|wrote|told\s+(?:me|us))\s*"
+    r"(?::|that\b)",
+    re.IGNORECASE,
+)
+"""Someone else's words reported before a rule ("my boss said: no emojis"): not the user's
+standing request of the assistant (as the user's own "as I said: keep it short" is)."""
 _ONE_ANSWER = re.compile(
     r"\b(?:below|above|just\s+this|this\s+(?:one|list|email|text|answer|message|time|draft|post|"
     r"letter|reply))\b",

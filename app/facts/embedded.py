@@ -51,26 +51,27 @@ class EmbeddedExtractor:
     (`app.facts.durable`) and the name reader when meaning is on; offline, about 2 ms a message on
     2 cores (the patterns alone 0.6 ms).
 
-    `embedded-8` is the patterns with the durable and name readers, reading chat's spelling
+    `embedded-9` is the patterns with the durable and name readers, reading chat's spelling
     (dropped apostrophes, places, teams, tools and organisations in lower case) and its
     fragments, and a second fact of a message (what a clause's opening says, a name, product,
     occupation or team the name reader gives a slot: `app.facts.named`), nothing of what is
     made believe or quoted from others (`app.facts.make_believe`);
-    `embedded-8-patterns` the same patterns alone (`embedded-7` before standing instructions
-    asked as requests, relation facts kept only by a name, the ends of moves and job changes and
-    heads that learned from 29 tuning sets; `embedded-6` before products, occupations,
-    teams, make-believe and heads that learned from the tuning sets; `embedded-5` before the
-    second facts of clauses; `embedded-4` and `embedded-1` before chat's spelling; `embedded-3`
-    read the same sentences with fewer patterns and kept nothing after an end; `embedded-2`,
-    the reader's first version, whole sentences with the gate's lasting probe): re-extraction
-    re-runs the kept turns of batches made by another."""
+    `embedded-9-patterns` the same patterns alone (`embedded-8` before the name reader read the
+    name's own meaning and heads that learned from 44 tuning sets; `embedded-7` before standing
+    instructions asked as requests, relation facts kept only by a name, the ends of moves and
+    job changes and heads that learned from 29 tuning sets; `embedded-6` before products,
+    occupations, teams, make-believe and heads that learned from the tuning sets; `embedded-5`
+    before the second facts of clauses; `embedded-4` and `embedded-1` before chat's spelling;
+    `embedded-3` read the same sentences with fewer patterns and kept nothing after an end;
+    `embedded-2`, the reader's first version, whole sentences with the gate's lasting probe):
+    re-extraction re-runs the kept turns of batches made by another."""
 
     def __init__(
         self, reader: DurableReader | None = None, names: NameReader | None = None
     ) -> None:
         self.reader = reader
         self.names = names
-        self.name = "embedded-8" if reader is not None else "embedded-8-patterns"
+        self.name = "embedded-9" if reader is not None else "embedded-9-patterns"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [

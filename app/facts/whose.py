@@ -31,7 +31,7 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
     said = [sentence] if keeps_open(sentence) else statement_clauses(sentence)
     found = []
     for named in mentions_in(sentence):
-        if not any(named.name in part for part in said):
+        if not any(named.name in part for part in said) and not _named_after(named, sentence, said):
             continue
         before = sentence[: named.start]
         subjects = list(_THE_USER_SPEAKS.finditer(before))
@@ -49,6 +49,17 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
             continue
         found.append(named)
     return found
+
+
+def _named_after(named: Named, sentence: str, said: list[str]) -> bool:
+    """Whether the name stands between commas just after a clause that may state a fact, naming
+    what it ends on ("I have a 3-year-old, Kofi, who refuses vegetables", "a very hungry
+    labrador, Otis, who steals my snacks"): the clauses leave such a name out."""
+    before = sentence[: named.start].rstrip()
+    if not before.endswith(","):
+        return False
+    before = before[:-1].rstrip()
+    return any(part and before.endswith(part.rstrip(" .!?")) for part in said)
 
 
 _THE_USER_SPEAKS = re.compile(
@@ -147,7 +158,7 @@ _CLOSE_PEOPLE = (
 a name after "my ex" may be the ex's, but a client's name is the user's colleague; a sentence
 whose subject is a client is the client's, but one that opens on an ex may go on to the user."""
 _ANOTHERS = re.compile(
-    rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{_CLOSE_PEOPLE}|ex)"
+    rf"(?<!\bwith\s)\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{_CLOSE_PEOPLE}|ex)"
     r"(?:['’]s)?\s+(?!(?:and|&)\s+I\b)\w+|\b[A-Z][a-z]+['’]s\s+(?:wife|husband|partner|son|"
     r"daughter|boss|dog|cat)\b",
     re.IGNORECASE,

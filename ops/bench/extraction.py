@@ -1,5 +1,5 @@
 """Precision and recall of the embedded extractor on the labelled sets: the patterns alone
-(`embedded-8-patterns`) beside the patterns with the durable and name readers (`embedded-8`, the
+(`embedded-9-patterns`) beside the patterns with the durable and name readers (`embedded-9`, the
 default while meaning is on).
 
     .venv/bin/python ops/bench/extraction.py [path/to/labelled.jsonl] [--misses]
@@ -207,6 +207,66 @@ DEFAULT_SETS = (
         "to ops/bench/data/extraction_labelling.md, its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_33.jsonl",
+        "thirty-third everyday set, duties at work (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_34.jsonl",
+        "thirty-fourth everyday set, tools and devices (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_35.jsonl",
+        "thirty-fifth everyday set, workplaces and colleagues (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_36.jsonl",
+        "thirty-sixth everyday set, facts that end or change (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_37.jsonl",
+        "thirty-seventh everyday set, people around the world (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_38.jsonl",
+        "thirty-eighth everyday set, instructions and tastes (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_39.jsonl",
+        "thirty-ninth everyday set, tools in lower case (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_40.jsonl",
+        "fortieth everyday set, workplaces in passing (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_41.jsonl",
+        "forty-first everyday set, introductions (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_42.jsonl",
+        "forty-second everyday set, colleagues and managers by name (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_43.jsonl",
+        "forty-third everyday set, family, pets and home (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_44.jsonl",
+        "forty-fourth everyday set, everyday chat with more hard chatter (session 13), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
@@ -256,6 +316,12 @@ DEFAULT_SETS = (
         "ninth everyday held-out set (session 12), written before that session's changes by "
         "someone who had seen neither the extractor, its training data nor the other sets; "
         "measured once at its start and once at its end, never tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_10.jsonl",
+        "tenth everyday held-out set (session 13), written before that session's changes by "
+        "someone who had seen neither the extractor, its training data nor the other sets; "
+        "measured at its start, after the first changes and at its end, never tuned on",
     ),
 )
 

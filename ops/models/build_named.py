@@ -4,7 +4,8 @@ mentions fill, if any?
     python ops/models/build_named.py        # writes app/facts/named_model.npz
 
 One ridge regression over `app.facts.named.name_features` (cues beside the name, the sentence's
-words, the meaning of the sentence without the name and of the words before it), one column per
+words, the meaning of the sentence without the name, of the words before it and of the name
+itself), one column per
 named slot (+1 for the slot's names) and one for names that fill none of the user's (+1). The
 names come from:
 

@@ -387,6 +387,22 @@ def test_a_clause_after_a_place_or_an_organisation_of_several_words_is_the_users
 @pytest.mark.parametrize(
     ("sentence", "theirs"),
     [
+        ("I have a 3-year-old, Kofi, who refuses vegetables.", "Kofi"),
+        ("We've got three cats and a tortoise, Gerald, who's older than me.", "Gerald"),
+        ("I live with my girlfriend Anya in a tiny flat in Bristol.", "Bristol"),
+    ],
+)
+def test_a_name_beside_what_the_user_says_of_themselves_is_theirs(
+    sentence: str, theirs: str
+) -> None:
+    """A name between commas after the user's clause names what it ends on (the clauses leave
+    it out), and someone the user lives or works with leaves the clause the user's."""
+    assert theirs in [named.name for named in mentions_of_the_user(sentence)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "theirs"),
+    [
         ("my main tools are Figma and Miro, I'm a service designer", "Figma"),
         ("My car is a Ford Fiesta.", "Ford Fiesta"),
         ("Our house in Graz still has single glazing.", "Graz"),
