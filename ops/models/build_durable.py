@@ -5,7 +5,7 @@ user, and which slot does it fill?
     python ops/models/build_durable.py --folds  # trains on three quarters of the tuning sets,
                                                 # scores the fourth, at each threshold in GRID
 
-Since session 11 the heads also learn from the twenty everyday tuning sets (`from_tuning`:
+Since session 11 the heads also learn from the everyday tuning sets (`from_tuning`:
 each sentence holding a labelled value is lasting, in its slot; the others are kept out), so
 those sets' figures are training figures; `--folds` and ops/models/folds.py give the honest
 ones, the held-out sets (tests/data/) are never learned from.

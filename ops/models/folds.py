@@ -1,8 +1,8 @@
 """The whole learned extractor on everyday chat it has not learned from.
 
-    python ops/models/folds.py      # about 3 minutes on 2 cores
+    python ops/models/folds.py      # about 16 minutes on 2 cores with 44 sets
 
-Both learned readers learn from the twenty everyday tuning sets (ops/bench/data/
+Both learned readers learn from the everyday tuning sets (ops/bench/data/
 extraction_tuning*.jsonl), so their rows in ops/bench/extraction.py are training figures. Here
 each quarter of the sets (every fourth set) is scored by the extractor whose durable reader
 (`build_durable.py`) and name reader (`build_named.py`) were both trained on ops/models/data and
