@@ -332,7 +332,7 @@ def _no_fact_of(slot: str, value: str, said: str) -> bool:
     week"), an organisation's initials or a place as someone close ("my cat came from the
     RSPCA", "my wife works at Deloitte")."""
     if slot == "instruction":  # "The exam brief says: avoid jargon in your answers": its rule
-        return _ONE_ANSWER.search(said) is not None or _SOMEONE_ELSES_RULE.search(said) is not None
+        return _ONE_ANSWER.search(said) is not None or SOMEONE_ELSES_RULE.search(said) is not None
     if said_of_the_past(slot, said):
         return True  # "when I lived in Berlin I cycled everywhere", "I used to work at IBM"
     if slot in ("origin", "home"):
@@ -354,11 +354,13 @@ boss always says 'keep it short'", "my husband's job is scheduling drivers") is 
 not a fact of the user's to keep (a pet may be kept by its kind: "we have a beagle")."""
 _IN_THE_PAST = re.compile(
     r"\b(?:used\s+to\s+(?:live|work|be)|(?:back\s+)?when\s+I\s+(?:lived|worked|was\s+living|"
-    r"was\s+working))\b(?![^.!?]*\b(?:now|these\s+days|still)\b)",
+    r"was\s+working)|(?:my|our)\s+(?:old|former|previous)\s+(?:house|flat|home|place|"
+    r"apartment|job|office|workplace|company|employer))\b(?![^.!?]*\b(?:now|these\s+days|still)\b)",
     re.IGNORECASE,
 )
-"""Where the user lived or worked, or what they were, before: no home, job or workplace now
-(unless the sentence goes on to what holds now: "I used to live in Oslo, now in Bergen")."""
+"""Where the user lived or worked, or what they were, before ("our old house in Stockport"): no
+home, job or workplace now (unless the sentence goes on to what holds now: "I used to live in
+Oslo, now in Bergen")."""
 
 
 def said_of_the_past(slot: str, said: str) -> bool:
@@ -377,7 +379,7 @@ _NO_ONE_AFTER = re.compile(
 )
 """Words after which a name is a place, an organisation or a tool, not a person: "my wife works
 at Deloitte", "my husband is from Porto", "my boss thinks I'm wasting time on Jira"."""
-_SOMEONE_ELSES_RULE = re.compile(
+SOMEONE_ELSES_RULE = re.compile(
     r"(?<!\bI\s)(?<!\bI've\s)(?<!\bI’ve\s)\b(?:says|said|writes|wrote|told\s+(?:me|us))\s*"
     r"(?::|that\b)",
     re.IGNORECASE,
@@ -518,7 +520,7 @@ def values_of(slot: str, text: str) -> tuple[str, ...]:
         if slot in NO_PLACE_SLOTS and _a_known_place_after(name, text[: match.start()]):
             continue  # "on the night crew at a depot in Daventry": no team is Daventry
         if name and match.start() > 0:
-            return (name, *_listed_after(text, match.end())) if slot in MULTI_VALUED else (name,)
+            return (name, *listed_after(text, match.end())) if slot in MULTI_VALUED else (name,)
     named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"
     return (named_first.group(1),) if named_first else (text,)
 
@@ -532,9 +534,11 @@ def without_the_user_after(name: str) -> str:
     return " ".join(words)
 
 
-def _listed_after(text: str, at: int) -> list[str]:
+def listed_after(text: str, at: int) -> list[str]:
+    """The names listed after the one ending at `at` (", Notion and Linear"), up to the user's
+    own "I" ("Figma and Miro, I'm a designer")."""
     names = []
-    while listed := _LISTED.match(text, at):
+    while (listed := _LISTED.match(text, at)) and listed.group(1) not in THE_USERS_I:
         names.append(listed.group(1))
         at = listed.end()
     return names

@@ -14,12 +14,13 @@ from app.facts.durable import (
     DurableReader,
     Reading,
     as_said,
+    listed_after,
     may_be_a_place,
     said_of_the_past,
 )
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.make_believe import said_of_the_user
-from app.facts.named import TEAM_HEAD, Named, NameReader
+from app.facts.named import TEAM_HEAD, Named, NameReader, occupations_in
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
 from app.facts.spans import span_of
@@ -80,6 +81,7 @@ class EmbeddedExtractor:
             for sentence in sentences(spelled_out(said_of_the_user(without_pasted(turn.text))))
             if len(sentence) <= MAX_SENTENCE_CHARS
         ]
+        self._whole_occupations(per_sentence)
         if self.reader is not None:
             self._read_the_rest(self.reader, per_sentence)
             self._read_standing_requests(self.reader, per_sentence)
@@ -88,6 +90,30 @@ class EmbeddedExtractor:
         return dedupe(
             [replace(item, turn=number) for number, _, _, items in per_sentence for item in items]
         )
+
+    @staticmethod
+    def _whole_occupations(per_sentence: list[tuple[int, str, date, list[Extracted]]]) -> None:
+        """A role the patterns read by its first noun is the whole occupation the sentence
+        names from there ("I'm a consultant cardiologist", "I'm the head of finance at a
+        logistics firm"): the occupation as `app.facts.named` reads it, with the words that
+        say which."""
+        for _, sentence, _, items in per_sentence:
+            for n, item in enumerate(items):
+                if item.kind != "fact" or item.slot != "role" or not item.value:
+                    continue
+                if _read_whole(item):
+                    continue
+                value = fold(item.value)
+                whole = next(
+                    (
+                        o.name
+                        for o in occupations_in(sentence)
+                        if fold(o.name).startswith(f"{value} ")
+                    ),
+                    None,
+                )
+                if whole is not None:
+                    items[n] = replace(item, value=whole, text=item.text.replace(item.value, whole))
 
     @staticmethod
     def _read_the_rest(
@@ -215,6 +241,8 @@ class EmbeddedExtractor:
                 if not any(name in value or value in name for value in known[number]):
                     unread.append(named)
             for named, read_as in zip(unread, names.read(sentence, unread), strict=True):
+                if fold(named.name) in known[number]:
+                    continue  # listed after a name read before it ("Figma and Miro")
                 # an occupation in a clause read whole as a role is that role, however it reads
                 slot = named.fills or read_as
                 # the fact it replaces: the clause read whole that holds it, or a name read as
@@ -238,6 +266,8 @@ class EmbeddedExtractor:
                     continue  # "I used to live in Oslo and I miss the snow"
                 if slot == "employer" and a_town_after_in(named, sentence):
                     slot = "office"  # "I'm a chef in Valencia": where, not for whom
+                if slot == "office" and a_place_lived_in(named, sentence):
+                    slot = "home"  # "I live with my husband Rajesh in Leicester"
                 if slot is None or not is_the_users_now(slot, named, sentence):
                     if whole is not None and slot is not None:
                         # "I left my job as a pharmacist last spring": no role of the user's now
@@ -248,6 +278,15 @@ class EmbeddedExtractor:
                     fact = replace(whole, value=named.name)
                     items[items.index(whole)] = fact
                     turn[turn.index(whole)] = fact
+                    if slot in MULTI_VALUED:  # "my main tools are Figma, Notion and Linear"
+                        listed = [
+                            replace(fact, value=more)
+                            for more in listed_after(sentence, named.end)
+                            if fold(more) not in known[number]
+                        ]
+                        known[number] |= {fold(item.value or "") for item in listed}
+                        items.extend(listed)
+                        turn.extend(listed)
                 elif read_as is not None and (
                     slot in MULTI_VALUED
                     or not any(item.slot == slot for item in turn if item.kind == "fact")
@@ -267,6 +306,17 @@ class EmbeddedExtractor:
 
 
 _IN_A_TOWN = re.compile(r"\b(?:in|near|outside|around)\s+$", re.IGNORECASE)
+
+
+def a_place_lived_in(named: Named, sentence: str) -> bool:
+    """Whether the name is a place said in a clause about where the user lives ("I live with
+    my husband Rajesh in Leicester"): a home, whatever else the clause names."""
+    clause = _CLAUSE_OPENS.split(sentence[: named.start])[-1]
+    return _LIVES.search(clause) is not None
+
+
+_CLAUSE_OPENS = re.compile(r"[,;:()—–]|\b(?:and|but)\b", re.IGNORECASE)
+_LIVES = re.compile(r"\b(?:live|lives|living)\b", re.IGNORECASE)
 
 
 def a_town_after_in(named: Named, sentence: str) -> bool:

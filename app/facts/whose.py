@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 
 from app.facts.clauses import clauses
-from app.facts.durable import RELATION_SLOTS, Reading, with_subject
+from app.facts.durable import RELATION_SLOTS, SOMEONE_ELSES_RULE, Reading, with_subject
 from app.facts.named import Named, mentions_in
 from app.facts.utterances import keeps_open, statement_clauses
-from app.facts.vocabulary import NATIONALITIES
+from app.facts.vocabulary import NATIONALITIES, OCCUPATIONS
 from app.text.places import known_places
 from app.text.words import fold
 
@@ -45,6 +45,10 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
             continue  # "I report to Devika Rao, the VP of Engineering": hers
         if _SOMEONE_MENTIONED.search(own) or _CONDITION.search(before):
             continue
+        if SOMEONE_ELSES_RULE.search(own):
+            continue  # "my lecturer says: cite everything in Harvard style"
+        if named.fills == "role" and _SOMEONE_OF_THE_USERS.search(before):
+            continue  # "my news editor is Jess Ward": someone, not the user's job
         if _ANOTHERS.search(parts[-1] if parts else own) or _FORM_FIELD.search(before):
             continue
         found.append(named)
@@ -106,9 +110,14 @@ def is_the_users_now(slot: str, named: Named, sentence: str) -> bool:
     near = before[-48:]
     if slot in _PEOPLE and (fold(named.name) in known_places() or _A_THING.search(before)):
         return False  # "my biggest client is in Berlin": a place is no one
+    if slot in _WORK and _SOMEONE_ELSES_SUBJECT.match(sentence):
+        if not _THE_USER_SPEAKS.search(before):  # "my wife is a vet at X, working with Dr. Holt"
+            return False
     if slot in ("employer", "office"):
         return not _NOT_THE_WORK_NOW.search(near)
     if slot in ("partner", "child", "pet"):
+        if _NOT_THEIRS_NOW.search(before):
+            return False  # "I used to have a hamster, Nibbles, who lived to four"
         return bool(_OWN.search(before)) and not named.name.isupper()
     if slot in ("role", "team"):  # in its own clause: "used to work at Deloitte, now a UX designer"
         clause = _CLAUSE_BREAK.split(near)[-1]
@@ -122,6 +131,14 @@ def is_the_users_now(slot: str, named: Named, sentence: str) -> bool:
     return True
 
 
+_WORK = frozenset({"employer", "office", "role", "team", "manager", "works_with", "uses"})
+_NOT_THEIRS_NOW = re.compile(
+    r"\b(?:used\s+to\s+(?:have|own)|grew\s+up\s+with|as\s+a\s+(?:kid|child))\b", re.IGNORECASE
+)
+"""A partner, child or pet of the user's past ("I used to have a hamster, Nibbles")."""
+_SOMEONE_OF_THE_USERS = re.compile(r"\b(?:my|our|his|her|their|your)\s+(?:[\w-]+\s+)?$", re.I)
+"""An occupation said as someone of the user's ("my lecturer says …", "our old nanny"), not the
+user's role."""
 _CLAUSE_BREAK = re.compile(r"[,;:()—–]|\s-\s|\b(?:but|now)\b", re.IGNORECASE)
 _A_THING = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
 """An article just before a name: "a Garmin" is a thing, no one is "a Sarah"."""
@@ -287,6 +304,14 @@ _SOMEONE_ELSES_SUBJECT = re.compile(
 """A sentence whose subject is someone close to the user ("my flatmate Oskar is allergic to
 shellfish", "my girlfriend's manager keeps emailing her", "my wife is vegan"); not "my wife and
 I", not "my sister Ana and I"."""
+_ONE_OF_THE_USERS_PEOPLE = re.compile(
+    r"^\W*(?:(?:so|and|but|also|btw|honestly|apparently|anyway)\W+)*(?:my|our)\s+(?:[\w-]+\s+)?"
+    rf"(?:{OCCUPATIONS})(?:e?s)?\b(?!\s+(?:and|&)\s+I\b)",
+    re.IGNORECASE,
+)
+"""A sentence whose subject is someone the user has by their work ("my lecturer says: cite
+everything in Harvard style", "my therapist says to journal every evening", "my accountant is
+based in Salford")."""
 _INTRODUCES_SOMEONE = re.compile(
     r"^\W*(?:meet|say\s+hi\s+to|introducing|this\s+is\s+(?:my|our)\b)", re.IGNORECASE
 )
@@ -297,7 +322,9 @@ def of_someone_else(reading: Reading, said: str) -> bool:
     """Whether the durable reader's fact is of the person the sentence speaks of, not the user's
     ("my flatmate Oskar is allergic to shellfish" is no allergy of the user's)."""
     # a relation's value is the someone the sentence speaks of: "my wife is called Ana"
-    return reading.slot not in RELATION_SLOTS and bool(_SOMEONE_ELSES_SUBJECT.match(said))
+    if reading.slot in RELATION_SLOTS:
+        return False
+    return bool(_SOMEONE_ELSES_SUBJECT.match(said) or _ONE_OF_THE_USERS_PEOPLE.match(said))
 
 
 def introduces_someone(sentence: str) -> bool:

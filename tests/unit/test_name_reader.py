@@ -9,7 +9,7 @@ import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.durable import DurableReader, said_of_the_past, values_of
-from app.facts.embedded import EmbeddedExtractor, a_town_after_in
+from app.facts.embedded import EmbeddedExtractor, a_place_lived_in, a_town_after_in
 from app.facts.extraction import Turn
 from app.facts.named import NameReader, mentions_in, names_in, occupations_in, teams_in
 from app.facts.whose import is_the_users_now, mentions_of_the_user
@@ -488,3 +488,91 @@ def test_a_past_home_or_job_is_none_now_and_a_town_after_a_job_is_where_it_is(
     assert absent not in found and not any(value.endswith(" I") for _, value in found), found
     if present is not None:
         assert present in found, found
+
+
+@pytest.mark.parametrize(
+    ("message", "role"),
+    [
+        ("I'm a consultant cardiologist.", "consultant cardiologist"),
+        ("I'm the head of finance at a logistics firm called Kestrel Freight.", "head of finance"),
+        ("I'm a teacher assistant at a primary school.", "teacher assistant"),
+    ],
+)
+def test_a_role_is_the_whole_occupation_said(message: str, role: str) -> None:
+    """The patterns read a role by its first noun; the role kept is the whole occupation the
+    sentence names from there, with or without meaning."""
+    for extractor in (WITH_NAMES, EmbeddedExtractor(None)):
+        roles = {value for slot, value in facts(message, extractor) if slot == "role"}
+        assert roles == {role}, roles
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "slot", "now"),
+    [
+        (
+            "my wife is a vet at Hampden Vets, working with Dr. Holt",
+            "Dr. Holt",
+            "works_with",
+            False,
+        ),
+        ("my wife is a vet and I work with Dr. Holt", "Dr. Holt", "works_with", True),
+        ("I used to have a hamster, Nibbles, who lived to four", "Nibbles", "pet", False),
+        ("I have a hamster, Nibbles, who is four", "Nibbles", "pet", True),
+    ],
+)
+def test_work_said_of_someone_close_and_a_pet_of_the_past_are_not_the_users(
+    sentence: str, name: str, slot: str, now: bool
+) -> None:
+    named = next(n for n in mentions_in(sentence) if n.name == name)
+    assert is_the_users_now(slot, named, sentence) is now
+
+
+def test_an_occupation_said_as_someone_of_the_users_is_no_role_of_theirs() -> None:
+    sentence = "my lecturer says: cite everything in Harvard style"
+    mentioned = [n.name for n in mentions_of_the_user(sentence)]
+    assert "lecturer" not in mentioned and "Harvard" not in mentioned  # another's rule
+    assert facts(sentence) == set()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "lived_in"),
+    [
+        ("I live with my husband Rajesh in Leicester.", "Leicester", True),
+        ("I'm living in Leeds these days", "Leeds", True),
+        ("I live in York and work in Bradford", "Bradford", False),
+        ("I'm a nurse in Leicester", "Leicester", False),
+    ],
+)
+def test_a_place_in_a_clause_about_where_the_user_lives_is_their_home(
+    sentence: str, name: str, lived_in: bool
+) -> None:
+    named = next(n for n in names_in(sentence) if n.name == name)
+    assert a_place_lived_in(named, sentence) is lived_in
+
+
+def test_the_products_listed_after_one_read_in_a_clause_are_read_too() -> None:
+    found = facts("my main tools at work are Figma, Notion and Linear.")
+    assert {("uses", "Figma"), ("uses", "Notion"), ("uses", "Linear")} <= found
+
+
+def test_a_home_of_the_past_is_none_now() -> None:
+    assert said_of_the_past("home", "our old house in Stockport had a lovely garden")
+    assert not said_of_the_past("home", "our house in Stockport has a lovely garden")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My therapist says to journal every evening.",
+        "my accountant is based in Salford",
+        "my lecturer says: cite everything in Harvard style",
+    ],
+)
+def test_what_is_said_of_someone_the_user_has_by_their_work_is_theirs(message: str) -> None:
+    assert facts(message) == set()
+
+
+def test_an_occupation_after_my_is_someone_not_the_users_role() -> None:
+    sentence = "I'm now a junior reporter at the Bristol Post, and my news editor is Jess Ward."
+    assert "news editor" not in [n.name for n in mentions_of_the_user(sentence)]
+    assert not any(value == "news editor" for _, value in facts(sentence))
