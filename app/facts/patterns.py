@@ -22,6 +22,7 @@ from app.facts.extraction import Extracted
 from app.facts.found import Found, Reader, clean, listed_items
 from app.facts.people import counted_and_named, family, named_in_passing, said_in_brackets
 from app.facts.self_described import (
+    age_in_an_introduction,
     kind_of_person,
     living_there_as,
     moved_or_started_without_a_subject,
@@ -661,6 +662,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     kind_of_person,
     said_of_oneself,
     said_first,
+    age_in_an_introduction,
     ends,
     no_longer,
     _instructions,

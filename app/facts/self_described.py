@@ -17,6 +17,7 @@ from app.facts.vocabulary import (
     HEALTH,
     NAME,
     NATIONALITIES,
+    OCCUPATIONS,
     ORG,
     PLACE,
     ROLE_NOUNS,
@@ -141,9 +142,49 @@ _INTRODUCTION = re.compile(
 )
 """One item of an introduction: a name, an age or a nationality, with or without "I'm"."""
 _NAMED_AND_AGED = re.compile(
-    rf"^(?:(?:hi|hey|hello)\W+)?I['’]m\s+{_FIRST_NAME}\s*,\s*(?P<v>[1-9]\d)\s*(?:,|$|yo\b|y/o\b)"
+    rf"^(?:(?i:hi|hey|hello|hiya)\W+)?I['’]m\s+{_FIRST_NAME}\s*,\s*(?P<v>[1-9]\d)\s*"
+    r"(?:,|$|yo\b|y/o\b)"
 )
-"""An age said with one's name: "i'm Mei, 29, pharmacy tech on nights"."""
+"""An age said with one's name: "i'm Mei, 29, pharmacy tech on nights", "Hi, I'm Mehmet, 44,
+type 2 diabetic"."""
+
+
+def age_in_an_introduction(sentence: str) -> Iterator[Found]:
+    """An age said as one item of the list that introduces the user ("I'm a roofer, 52, knees are
+    shot", "me: turkish, 31, at bosch in stuttgart", "korean, 26, living in leiden", "electrician,
+    23, just qualified", "Ayesha (34) — just relocated"): a number on its own between commas or in
+    brackets, after an opening that says who the user is ("I'm", "me:", "name's", a name, a
+    nationality or an occupation) and names no one else ("my son, 14, …", "Meet Sarah, 29")."""
+    age = _LISTED_AGE.search(sentence, 0, _AN_INTRODUCTION_LONG)
+    if age is None:
+        return
+    opening = sentence[: age.start()]
+    if any(character.isdigit() for character in opening):
+        return  # "I'm stuck on question 7, 20 and 33": numbers of something else
+    if _SOMEONE_ELSES.search(opening) or not _INTRODUCES_THE_USER.match(opening):
+        return
+    yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", age.start("v"))
+
+
+_AN_INTRODUCTION_LONG = 120
+"""Characters of a sentence's opening an introduction's age is looked for in."""
+_LISTED_AGE = re.compile(
+    r"(?:[,:(]\s*)(?P<v>1[6-9]|[2-9]\d)\s*(?:yo|y/o|yrs?|years?(?:\s+old)?)?"
+    r"(?=\s*[,)]|\s+and\b|\s*[.!]?\s*$|\s*[.!?]\s|\s+[—–-]\s)",
+    re.IGNORECASE,
+)
+_INTRODUCES_THE_USER = re.compile(
+    r"^\W*(?:(?:hi|hey|hello|hiya|ok|so)\W+)?(?:I['’]m\b|im\b|I\s+am\b|me\s*$|(?:my\s+)?name['’]s\b|"
+    r"my\s+name\s+is\b|(?-i:[A-Z][a-zà-ÿ'’-]+)\s*(?:here\b|$|[(,])|"
+    rf"(?:me\s*:\s*)?(?:(?:{NATIONALITIES})|(?:[\w-]+\s+){{0,2}}(?:{OCCUPATIONS})(?:e?s)?)"
+    r"\s*(?:here\s*)?$)",
+    re.IGNORECASE,
+)
+"""An opening that says who the user is: "I'm …", "me: …", "name's …", a name alone, or a
+nationality or an occupation as the list's first item ("korean, 26", "electrician, 23")."""
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?!name\b)\w+|\b(?:meet|he|she|they)\b", re.IGNORECASE
+)
 
 
 def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:

@@ -879,6 +879,7 @@ def test_a_span_of_one_statement_is_not_another_statements() -> None:
             "Head of Customer Success",
         ),
         ("i'm Mei, 29, pharmacy tech on nights, need a meal plan", "age", "29"),
+        ("Hi, I'm Mehmet, 44, type 2 diabetic.", "age", "44"),
         (
             "i manage a team of 4 designers, how do i run a design crit",
             "responsibility",
@@ -1164,3 +1165,24 @@ def test_leaving_one_town_for_another_moves_home() -> None:
     found = {(i.kind, i.slot, i.value) for i in read("We left Bristol for Cardiff in the spring.")}
     assert {("fact", "home", "Cardiff"), ("end", "home", "Bristol")} <= found
     assert ("fact", "employer", "Cardiff") not in found
+
+
+@pytest.mark.parametrize(
+    ("message", "age"),
+    [
+        ("I'm a roofer, 52, knees are shot honestly (arthritis).", "52"),
+        ("me: turkish, 31, at bosch in stuttgart.", "31"),
+        ("korean, 26, living in leiden for my masters.", "26"),
+        ("Ayesha (34) — just relocated back to Karachi.", "34"),
+        ("Retired teacher here, 61, name's Sunita.", "61"),
+        ("my son, 14, wants a phone.", None),
+        ("Meet Sarah, 29, nurse on nights.", None),
+        ("I'm stuck on question 7, 20 and 33.", None),
+        ("I'm at gate 12, 45 minutes late.", None),
+    ],
+)
+def test_an_age_listed_in_an_introduction_is_read(message: str, age: str | None) -> None:
+    """A number on its own in the list that introduces the user is their age; not in a list
+    about someone else, nor among other numbers."""
+    ages = [i.value for i in read(message) if i.kind == "fact" and i.slot == "age"]
+    assert ages == ([age] if age else [])
