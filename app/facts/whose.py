@@ -164,12 +164,16 @@ before moving into teaching", "a postie for a dad", "Notion if it worked offline
 Sketch"."""
 
 
-_CLOSE_PEOPLE = (
+_OTHERS_CLOSE = (
     r"flat-?mate|room-?mate|house-?mate|friend|mum|mom|mother|dad|father|parents?|sister|"
-    r"brother|sibling|girlfriend|boyfriend|wife|husband|partner|fianc[eé]e?|son|daughter|kids?|"
-    r"child(?:ren)?|nan|gran|grandma|grandmother|grandad|grandpa|grandfather|aunt|uncle|cousin|"
-    r"niece|nephew|neighbou?r|landlord|landlady|boss|manager|mentor|colleague|co-?worker|"
-    r"teacher|in-laws?|step\w+|mate|pal|bestie|god(?:son|daughter|child|mother|father)"
+    r"brother|sibling|girlfriend|boyfriend|nan|gran|grandma|grandmother|grandad|grandpa|"
+    r"grandfather|aunt|uncle|cousin|niece|nephew|neighbou?r|landlord|landlady|boss|manager|"
+    r"mentor|colleague|co-?worker|teacher|in-laws?|step\w+|mate|pal|bestie|"
+    r"god(?:son|daughter|child|mother|father)"
+)
+"""The people close to the user but their partner and children."""
+_CLOSE_PEOPLE = (
+    rf"{_OTHERS_CLOSE}|wife|husband|partner|fianc[eé]e?|son|daughter|kids?|child(?:ren)?"
 )
 """The people close to the user a sentence may speak of instead of them. Each use adds its own:
 a name after "my ex" may be the ex's, but a client's name is the user's colleague; a sentence
@@ -215,15 +219,10 @@ _OWN = re.compile(
 _DESCRIBED = r"author|character|hero|heroine|novel|story|article|profile|candidate|hire|brief"
 """Words for someone described, not the user: "the author, originally from Lagos, …"."""
 _SOMEONE = (
-    r"flat-?mate|room-?mate|house-?mate|friends?|mum|mom|mother|dad|father|parents?|sister|"
-    r"brother|sibling|girlfriend|boyfriend|fianc[eé]e?|nan|gran|grandma|grandmother|grandad|"
-    r"grandpa|grandfather|grand(?:son|daughter|child)|aunt|uncle|cousin|niece|nephew|"
-    r"neighbou?r|landlord|landlady|boss|manager|mentor|colleague|co-?worker|in-laws?|step\w+|"
-    r"mate|pal|bestie|god(?:son|daughter|child|mother|father)|ex|client|customer|patient|"
-    r"student|pupil|guest|tenant|lodger|employee|staff|supervisor|lead|director|ceo|founder|"
-    r"owner|doctor|gp|nurse|vet|therapist|dentist|surgeon|consultant|lawyer|accountant|teacher|"
-    r"tutor|coach|trainer|editor|agent|writer|guy|girl|man|woman|lady|bloke|person|people|"
-    rf"{_DESCRIBED}"
+    rf"{_OTHERS_CLOSE}|friends|grand(?:son|daughter|child)|ex|client|customer|patient|student|"
+    r"pupil|guest|tenant|lodger|employee|staff|supervisor|lead|director|ceo|founder|owner|"
+    r"doctor|gp|nurse|vet|therapist|dentist|surgeon|consultant|lawyer|accountant|tutor|coach|"
+    rf"trainer|editor|agent|writer|guy|girl|man|woman|lady|bloke|person|people|{_DESCRIBED}"
 )
 """Someone a sentence may open on instead of the user: not their partner or children, whose
 names the user goes on to say ("my wife Ana and I moved to Porto")."""

@@ -20,6 +20,11 @@ WITH_NAMES = EmbeddedExtractor(DurableReader.for_embedder(EMBEDDER), NAMES)
 WITHOUT_NAMES = EmbeddedExtractor(DurableReader.for_embedder(EMBEDDER))
 
 
+def said_of_the_user(sentence: str) -> list[str]:
+    """The names, occupations and teams of the sentence that may tell something of the user."""
+    return [named.name for named in mentions_of_the_user(sentence)]
+
+
 def facts(text: str, extractor: EmbeddedExtractor = WITH_NAMES) -> set[tuple[str, str]]:
     return {
         (item.slot or "", item.value or "")
@@ -295,7 +300,7 @@ def test_what_the_user_says_of_themselves_after_someone_else_is_read(
 ) -> None:
     """The user speaking of themselves again makes what follows theirs (whether the name reader
     then gives the name that slot is the trained model's to say)."""
-    assert value in [named.name for named in mentions_of_the_user(message)]
+    assert value in said_of_the_user(message)
 
 
 def test_the_users_home_said_after_someone_elses_is_read() -> None:
@@ -365,7 +370,7 @@ def test_a_clause_after_the_users_own_name_or_nationality_is_the_users(
 ) -> None:
     """The user's own name or nationality ending a clause is no one the next clause describes
     (by the rule for names, "just chatted with Dave, living in Houston" is Dave's)."""
-    assert theirs in [named.name for named in mentions_of_the_user(sentence)]
+    assert theirs in said_of_the_user(sentence)
 
 
 @pytest.mark.parametrize(
@@ -381,7 +386,7 @@ def test_a_clause_after_a_place_or_an_organisation_of_several_words_is_the_users
 ) -> None:
     """A clause ending on a name of several words after "at", "in" or "I'm" ends on a place, an
     organisation or the user's own name, not on someone the next clause describes."""
-    assert theirs in [named.name for named in mentions_of_the_user(sentence)]
+    assert theirs in said_of_the_user(sentence)
 
 
 @pytest.mark.parametrize(
@@ -397,7 +402,7 @@ def test_a_name_beside_what_the_user_says_of_themselves_is_theirs(
 ) -> None:
     """A name between commas after the user's clause names what it ends on (the clauses leave
     it out), and someone the user lives or works with leaves the clause the user's."""
-    assert theirs in [named.name for named in mentions_of_the_user(sentence)]
+    assert theirs in said_of_the_user(sentence)
 
 
 @pytest.mark.parametrize(
@@ -409,7 +414,7 @@ def test_a_name_beside_what_the_user_says_of_themselves_is_theirs(
     ],
 )
 def test_a_sentence_opening_on_a_thing_of_the_users_is_theirs(sentence: str, theirs: str) -> None:
-    assert theirs in [named.name for named in mentions_of_the_user(sentence)]
+    assert theirs in said_of_the_user(sentence)
 
 
 @pytest.mark.parametrize(
@@ -422,7 +427,7 @@ def test_a_sentence_opening_on_a_thing_of_the_users_is_theirs(sentence: str, the
     ],
 )
 def test_a_sentence_opening_on_someone_else_is_theirs(sentence: str, theirs: str) -> None:
-    assert theirs not in [named.name for named in mentions_of_the_user(sentence)]
+    assert theirs not in said_of_the_user(sentence)
 
 
 @pytest.mark.parametrize(
@@ -529,7 +534,7 @@ def test_work_said_of_someone_close_and_a_pet_of_the_past_are_not_the_users(
 
 def test_an_occupation_said_as_someone_of_the_users_is_no_role_of_theirs() -> None:
     sentence = "my lecturer says: cite everything in Harvard style"
-    mentioned = [n.name for n in mentions_of_the_user(sentence)]
+    mentioned = said_of_the_user(sentence)
     assert "lecturer" not in mentioned and "Harvard" not in mentioned  # another's rule
     assert facts(sentence) == set()
 
@@ -574,5 +579,5 @@ def test_what_is_said_of_someone_the_user_has_by_their_work_is_theirs(message: s
 
 def test_an_occupation_after_my_is_someone_not_the_users_role() -> None:
     sentence = "I'm now a junior reporter at the Bristol Post, and my news editor is Jess Ward."
-    assert "news editor" not in [n.name for n in mentions_of_the_user(sentence)]
+    assert "news editor" not in said_of_the_user(sentence)
     assert not any(value == "news editor" for _, value in facts(sentence))
