@@ -357,16 +357,28 @@ def _not_given_yet(read: list[Extracted], items: list[Extracted]) -> list[Extrac
     of what its clauses' do; those anchored at a clause's start only there: "I'm from Poland
     originally, work as a welder in Port Talbot", "originally from Lagos, living in Houston
     now".)"""
-    given = {(item.slot, fold(item.value or "")) for item in items}
+    given = [(item.slot, fold(item.value or "")) for item in items]
     slots = {item.slot for item in items if item.kind == "fact"}
     return [
         item
         for item in read
         if item.kind == "fact"
         and item.slot not in _WHOLE_SENTENCE_SLOTS
-        and (item.slot, fold(item.value or "")) not in given
+        and not any(
+            slot == item.slot and _one_holds_the_other(value, fold(item.value or ""))
+            for slot, value in given
+        )
         and (item.slot not in slots or item.slot in MULTI_VALUED)
     ]
+
+
+def _one_holds_the_other(value: str, other: str) -> bool:
+    """Whether two values are one: the same, or one said within the other ("I'm a nurse and I
+    run the ward at night" reads "the ward" from the sentence and "the ward at night" from its
+    clause)."""
+    if not value or not other:
+        return value == other
+    return value in other or other in value
 
 
 def _reads_a_fact(items: list[Extracted]) -> bool:

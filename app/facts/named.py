@@ -26,6 +26,7 @@ job left or a product given up) is the extractor's to say (`app.facts.embedded`)
 
 from __future__ import annotations
 
+import json
 import re
 import zlib
 from collections.abc import Sequence
@@ -38,8 +39,10 @@ from pydantic import BaseModel
 
 from app.embeddings.base import Embedder
 from app.embeddings.loader import current_embedder
+from app.embeddings.static import DEFAULT_MODEL
 from app.facts.durable import NAMED_SLOTS, without_the_user_after
 from app.facts.vocabulary import NATIONALITIES, OCCUPATIONS
+from app.text.dictionary import in_the_dictionary
 from app.text.places import known_places
 from app.text.words import fold
 
@@ -195,6 +198,47 @@ def _modifiers_start(sentence: str, head: int, capitals: bool) -> int:
     return start
 
 
+_LOWER_WORD = re.compile(r"(?<![\w'’@./#-])[a-z][a-z0-9]*+(?:[.+-][a-z0-9]++)*(?![\w@/#-]|[.+-]\w)")
+_CHAT_WORDS = frozenset(
+    "lol lmao lmk tbh ppl pls plz thx ty omg idk imo imho btw ngl rn wanna gotta kinda sorta "
+    "yeah yep nope okay hmm ugh haha hahaha lowkey highkey cuz tho smth sth abt msg msgs pic pics "
+    "vid vids convo tmrw tmr tomoz prob probs def defo obvs hun bro bruh dunno gimme lemme ive "
+    "youre theyre thats whats hows wheres theres isnt doesnt didnt wasnt cant wont dont im ur "
+    "xx xxx etc approx asap fyi aka diy".split()
+)
+"""Chat's own shorthand, which no dictionary holds either and names nothing."""
+RARE_WORD_LENGTH = 4
+"""Letters a lower-case word needs before it may be a name ("jira", "tmux"; not "ok", "ya")."""
+
+
+@lru_cache(maxsize=1)
+def known_words() -> frozenset[str]:
+    """The words the packaged model's vocabulary holds whole: besides English's, the names
+    and brands everyone spells ("london", "google", "excel"), which chat in lower case uses as
+    often as words."""
+    vocabulary = json.loads((DEFAULT_MODEL / "tokenizer.json").read_text())["model"]["vocab"]
+    return frozenset(word for word in vocabulary if word.isalpha())
+
+
+def rare_words_in(sentence: str) -> list[Named]:
+    """Lower-case words no dictionary holds, as chat types a product ("my invoices go through
+    quickbooks", "we use genesys", "kotlin + jetpack compose"): candidates the name reader may
+    read as something the user uses (`_may_fill`), by the words around them and their own
+    meaning; most are typos, shorthand or names, and fill none of the user's slots."""
+    return [
+        Named(match.start(), match.end(), match.group())
+        for match in _LOWER_WORD.finditer(sentence)
+        if len(match.group()) >= RARE_WORD_LENGTH
+        and not match.group().isdigit()
+        and match.group() not in _CHAT_WORDS
+        and not _a_known_word(match.group())
+    ]
+
+
+def _a_known_word(word: str) -> bool:
+    return word in known_words() or in_the_dictionary(word)
+
+
 def mentions_in(sentence: str) -> list[Named]:
     """The names, occupations and teams of a sentence, in order; an occupation or a team written
     with capitals ("Store manager", "SRE team") is read as one, not as a name."""
@@ -210,6 +254,21 @@ def mentions_in(sentence: str) -> list[Named]:
         if not any(n.start < p.end and p.start < n.end for p in phrases)
     ]
     return sorted(names + phrases, key=lambda n: n.start)
+
+
+def candidates_in(sentence: str) -> list[Named]:
+    """What the name reader may read in a sentence: its mentions, then the lower-case words no
+    dictionary holds (after them, so a sentence's names come first within `MOST_NAMES`). The
+    reader learns from the mentions only: the rare words it reads as it reads a name, by the
+    words around them and their own meaning (the model is uncased: "quickbooks" means what
+    "QuickBooks" does), and a rare word is never the mention another one's cues look back to."""
+    mentioned = mentions_in(sentence)
+    rare = [
+        word
+        for word in rare_words_in(sentence)
+        if not any(word.start < m.end and m.start < word.end for m in mentioned)
+    ]
+    return mentioned + rare
 
 
 def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> np.ndarray:
@@ -300,17 +359,7 @@ class NameReader:
             return []
         scores = name_features(self.embedder, sentence, names) @ self.weights[:-1]
         scores += self.weights[-1]
-        # an occupation is the user's role or nothing of theirs, a team their team; a name is a
-        # role only when it is written in capitals ("I'm a GP"; not "boycotting Amazon")
-        allowed = np.array(
-            [
-                [
-                    slot == n.fills if n.fills else slot != "role" or n.name.isupper()
-                    for slot in self.slots
-                ]
-                for n in names
-            ]
-        )
+        allowed = np.array([[_may_fill(n, slot) for slot in self.slots] for n in names])
         slot_scores = np.where(allowed, scores[:, :-1], -np.inf)
         slots: list[str | None] = []
         for row, none in zip(slot_scores, scores[:, -1], strict=True):
@@ -318,6 +367,18 @@ class NameReader:
             read = row[best] >= self.slot_score and row[best] > none - self.none_margin
             slots.append(self.slots[best] if read else None)
         return slots
+
+
+def _may_fill(named: Named, slot: str) -> bool:
+    """Whether the mention may fill the slot: an occupation is the user's role or nothing of
+    theirs, a team their team; a name is a role only when it is written in capitals ("I'm a
+    GP"; not "boycotting Amazon"); a word in lower case that no dictionary holds is only a
+    product ("quickbooks"), never a place or someone (mostly a typo or chat's shorthand)."""
+    if named.fills:
+        return slot == named.fills
+    if named.name.islower():
+        return slot == "uses"
+    return slot != "role" or named.name.isupper()
 
 
 @lru_cache

@@ -107,6 +107,35 @@ class Pattern:
         return find
 
 
+_CHORES = (
+    r"dishes|washing(?:-up)?|laundry|cooking|cleaning|shopping|school\s+run|ironing|hoovering|"
+    r"vacuuming|bins|garden|gardening|driving|bedtime|nappies|night\s+feeds?|same|rest|"
+    r"math|maths|test|tests|exam|exams|quiz|course|survey|exercises?|homework|work|job|chores|"
+    r"thing|things|stuff|bit|opposite|other|best|most|least|right|wrong|trick|honou?rs|talking|"
+    r"lot|lots|maximum|minimum|one|ones|first|last|reading|writing|research|math"
+)
+"""What "I do the …" names that is no duty at work: chores, a test taken, or a phrase ("I do
+the same", "I do all the talking")."""
+_PASTIMES = (
+    r"crosswords?|cryptics?|sudoku|wordle|puzzles?|parkrun|\d+k|marathons?|yoga|pilates|"
+    r"workouts?|gym|chores|school\s+runs?|fasting|cooking|shopping|mornings\s+with\s+the\s+kids"
+)
+"""What "I do the …" names that is a pastime or a chore wherever in the phrase ("I do the
+Guardian cryptic every morning", "I do the 5k parkrun"): a habit, not a duty."""
+_DUTY = (
+    rf"(?![^,.;!?]{{0,40}}\b(?:{_PASTIMES})\b)"
+    r"(?:the|all\s+the|all\s+our|our|their|his|her)\s+(?=[A-Za-z])"
+    rf"(?!(?:{_CHORES})\b)[\w'’&-]+(?:\s+(?!(?:every|each|on|in|at|for|with|from|between|"
+    r"together|while|whilst|and|as|most|twice|too|now|these|this|since|because|so|but|when|if|"
+    r"during|before|after|by|via|using|through|until|till|alone|myself|mainly|mostly|here|"
+    r"there|then|today|tonight|though|tbh|lol)\b)[\w'’&-]+){0,3}"
+)
+"""A duty: the words after "the" up to the first that says when, where or how ("the cash office
+every morning", "all the planning applications while he …")."""
+_DUTY_END = r"(?=\s|[,.;:!?)—–]|$)"
+"""A duty ends at a whole word."""
+
+
 _TOOL = (
     r"(?!(?:a|an|the|my|our|your|it|this|that|these|those|them|some|any|all|both|lots|more|less|"
     r"it's|which|what|up|to|and|or|much|many|one|two|too|either|neither|ours|mine|yours|"
@@ -545,13 +574,32 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Is responsible for {v}",
     ),
     Pattern(
-        rf"(?<!\bwhen\s)(?<!\bif\s)(?<!\bwhenever\s)"
+        rf"(?<!\bwhen\s)(?<!\bif\s)(?<!\bwhenever\s)(?<!\band\s)"
         rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after|cover|handle|support|maintain)\s+"
         rf"(?P<v>the\s+{PHRASE}|our\s+{PHRASE}|all\s+(?:the\s+|our\s+)?{PHRASE}|"
         rf"a\s+team\s+of\s+{PHRASE})"
         rf"{END}",
         "responsibility",
         "Is responsible for {v}",
+    ),
+    Pattern(  # "Kwame and I run the night desk", "me and Farah cover the helpdesk" (the pattern
+        # above leaves "… and I run" to this one, which reads the duty alone)
+        rf"(?:\band\s+(?:I|me)|\b(?:I|[Mm]e)\s+and\s+[A-Z][\w'’-]+)\s+"
+        r"(?:(?:basically|mostly|mainly|usually|both|also|now|still)\s+)?"
+        r"(?:run|do|handle|cover|own|manage|look\s+after|share|split)\s+"
+        rf"(?P<v>{_DUTY}){_DUTY_END}",
+        "responsibility",
+        "Is responsible for {v}",
+        flags=0,
+    ),
+    Pattern(  # "I do the cash office every morning", "I do all the planning applications"
+        r"(?<!\bwhen\s)(?<!\bif\s)(?<!\bwhenever\s)(?<!\bshould\s)(?<!\bcan\s)"
+        r"(?<!\bcould\s)(?<!\bwould\s)(?<!\bhow\s)(?<!\bwhy\s)(?<!\bwhere\s)(?<!\bdo\s)"
+        r"\bI\s+(?:(?:basically|mostly|mainly|usually|also|now|still|just|only)\s+)?do\s+"
+        rf"(?P<v>{_DUTY}){_DUTY_END}",
+        "responsibility",
+        "Is responsible for {v}",
+        flags=0,
     ),
     Pattern(  # "we own checkout + refunds", "we look after the referral program" (their team)
         rf"\bwe\s+(?:own|look\s+after|are\s+responsible\s+for|'re\s+responsible\s+for|"

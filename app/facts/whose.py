@@ -13,7 +13,7 @@ import re
 
 from app.facts.clauses import clauses
 from app.facts.durable import RELATION_SLOTS, SOMEONE_ELSES_RULE, Reading, with_subject
-from app.facts.named import Named, mentions_in
+from app.facts.named import Named, candidates_in
 from app.facts.utterances import keeps_open, statement_clauses
 from app.facts.vocabulary import NATIONALITIES, OCCUPATIONS
 from app.text.places import known_places
@@ -30,7 +30,7 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
     someone_else_opens = _SOMEONE_ELSE_OPENS.match(sentence) is not None
     said = [sentence] if keeps_open(sentence) else statement_clauses(sentence)
     found = []
-    for named in mentions_in(sentence):
+    for named in candidates_in(sentence):
         if not any(named.name in part for part in said) and not _named_after(named, sentence, said):
             continue
         before = sentence[: named.start]

@@ -1186,3 +1186,37 @@ def test_an_age_listed_in_an_introduction_is_read(message: str, age: str | None)
     about someone else, nor among other numbers."""
     ages = [i.value for i in read(message) if i.kind == "fact" and i.slot == "age"]
     assert ages == ([age] if age else [])
+
+
+@pytest.mark.parametrize(
+    ("message", "duty"),
+    [
+        ("Oskar and I run the goods-in bay at the depot", "goods-in bay"),
+        ("me and Hanne cover the front desk on weekdays", "front desk"),
+        ("I'm a porter and I do the linen rounds every morning", "linen rounds"),
+        ("i do all the purchase ledger for the group, ugh", "purchase ledger"),
+        ("I'm a nurse and I run the discharge lounge on weekdays", "discharge lounge"),
+    ],
+)
+def test_a_duty_is_what_the_user_runs_or_does_at_work(message: str, duty: str) -> None:
+    """The duty alone, read once ("the discharge lounge", not again as "the discharge lounge on
+    weekdays" from the clause), whoever shares it with the user."""
+    duties = [i.value for i in read(message, PATTERNS) if i.slot == "responsibility"]
+    assert len(duties) == 1 and duty in (duties[0] or "")
+    assert "on weekdays" not in (duties[0] or "") and "every" not in (duties[0] or "")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I do the dishes after dinner, my wife cooks",
+        "I do the Times cryptic every morning on the bus",
+        "i do the 10k parkrun most saturdays",
+        "my boyfriend and i split the chores",
+        "if Sam and I run the stall on Saturday, who pays the pitch fee?",
+        "Should I do the course in March?",
+        "I do the same as you",
+    ],
+)
+def test_a_pastime_a_chore_or_a_question_is_no_duty(message: str) -> None:
+    assert "responsibility" not in [i.slot for i in read(message, PATTERNS)]

@@ -11,7 +11,15 @@ from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.durable import DurableReader, said_of_the_past, values_of
 from app.facts.embedded import EmbeddedExtractor, a_place_lived_in, a_town_after_in
 from app.facts.extraction import Turn
-from app.facts.named import NameReader, mentions_in, names_in, occupations_in, teams_in
+from app.facts.named import (
+    NameReader,
+    candidates_in,
+    mentions_in,
+    names_in,
+    occupations_in,
+    rare_words_in,
+    teams_in,
+)
 from app.facts.whose import is_the_users_now, mentions_of_the_user
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
@@ -581,3 +589,36 @@ def test_an_occupation_after_my_is_someone_not_the_users_role() -> None:
     sentence = "I'm now a junior reporter at the Bristol Post, and my news editor is Jess Ward."
     assert "news editor" not in said_of_the_user(sentence)
     assert not any(value == "news editor" for _, value in facts(sentence))
+
+
+def test_a_word_no_dictionary_holds_is_a_candidate_and_an_english_one_is_not() -> None:
+    sentence = "our invoices all go through quickbooks, lol, and the two-person team uses node.js"
+    assert [n.name for n in rare_words_in(sentence)] == ["quickbooks", "node.js"]
+    # the reader's mentions stay the capitalised names: a rare word is never a cue for them
+    assert [n.name for n in mentions_in("I use Xero and quickbooks")] == ["Xero"]
+    assert [n.name for n in candidates_in("I use Xero and quickbooks")] == ["Xero", "quickbooks"]
+
+
+@pytest.mark.parametrize(
+    ("message", "product"),
+    [
+        ("our invoices all go through quickbooks and the rota lives in deputy", "quickbooks"),
+        ("the team tracks every bug in linear and we deploy with kubernetes", "kubernetes"),
+        ("i sell my prints on etsy and edit them in lightroom", "lightroom"),
+    ],
+)
+def test_a_product_typed_in_lower_case_is_read(message: str, product: str) -> None:
+    assert ("uses", product) in facts(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "lowkey obsessed with my new hoodie and the kettlebell workouts",
+        "i wrok at the bakery on tuesdays, its grate",
+        "me and farah went to the cinema last night",
+    ],
+)
+def test_an_english_word_a_typo_or_a_name_in_lower_case_is_no_product(message: str) -> None:
+    assert not {value for slot, value in facts(message) if slot == "uses"}
+    assert not {slot for slot, value in facts(message) if value in ("wrok", "farah", "grate")}
