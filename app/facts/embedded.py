@@ -235,8 +235,15 @@ class EmbeddedExtractor:
         }  # a clause read whole ("I use an iPhone and Xero for my accounts") names no one yet
         for number, sentence, said_on, items in per_sentence:
             turn = given[number]
+            mentioned = mentions_of_the_user(sentence)[:MOST_NAMES]
+            if any(named.fills == "team" for named in mentioned):
+                # the team the sentence names replaces a name read as the team, which is free
+                # to be read for what it is ("on a firmware team at Garmin": Garmin employs)
+                known[number] -= {
+                    fold(item.value or "") for item in items if _a_name_for_a_team(item)
+                }
             unread = []
-            for named in mentions_of_the_user(sentence)[:MOST_NAMES]:
+            for named in mentioned:
                 name = fold(named.name)
                 if not any(name in value or value in name for value in known[number]):
                     unread.append(named)
@@ -255,7 +262,7 @@ class EmbeddedExtractor:
                         and item.slot == slot
                         and (
                             (_read_whole(item) and named.name in (item.value or ""))
-                            or (named.fills == "team" and not TEAM_HEAD.search(item.value or ""))
+                            or (named.fills == "team" and _a_name_for_a_team(item))
                         )
                     ),
                     None,
@@ -303,6 +310,12 @@ class EmbeddedExtractor:
                 else:
                     continue  # the turn gave this slot its one value already
                 known[number].add(fold(named.name))
+
+
+def _a_name_for_a_team(item: Extracted) -> bool:
+    """Whether the fact is a team named by no word that says it is one (the durable reader's
+    value, a name of the sentence: "Garmin" for "a firmware team at Garmin")."""
+    return item.kind == "fact" and item.slot == "team" and not TEAM_HEAD.search(item.value or "")
 
 
 _IN_A_TOWN = re.compile(r"\b(?:in|near|outside|around)\s+$", re.IGNORECASE)

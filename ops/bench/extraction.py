@@ -267,6 +267,16 @@ DEFAULT_SETS = (
         "written to ops/bench/data/extraction_labelling.md, its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_45.jsonl",
+        "forty-fifth everyday set, students, young parents, gamers and shift workers (session "
+        "14), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_46.jsonl",
+        "forty-sixth everyday set, office, health-care and small-business work (session 14), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
@@ -322,6 +332,12 @@ DEFAULT_SETS = (
         "tenth everyday held-out set (session 13), written before that session's changes by "
         "someone who had seen neither the extractor, its training data nor the other sets; "
         "measured at its start, after the first changes and at its end, never tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_11.jsonl",
+        "eleventh everyday held-out set (session 14: trades, rural life, retirees, non-native "
+        "English, voice-to-text), written before that session's changes by someone who had seen "
+        "neither the extractor, its training data nor the other sets; never tuned on",
     ),
 )
 

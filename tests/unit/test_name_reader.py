@@ -622,3 +622,20 @@ def test_a_product_typed_in_lower_case_is_read(message: str, product: str) -> No
 def test_an_english_word_a_typo_or_a_name_in_lower_case_is_no_product(message: str) -> None:
     assert not {value for slot, value in facts(message) if slot == "uses"}
     assert not {slot for slot, value in facts(message) if value in ("wrok", "farah", "grate")}
+
+
+@pytest.mark.parametrize(
+    ("message", "employer"),
+    [
+        ("I sit on the data platform team at Zalvora these days", "Zalvora"),
+        ("we're a small payments team inside Brackwell Bank", "Brackwell Bank"),
+    ],
+)
+def test_a_name_first_read_as_the_team_is_read_again_once_the_team_is_named(
+    message: str, employer: str
+) -> None:
+    """The durable reader may take the sentence's name for the team; the team the sentence
+    names replaces it, and the name is read for what it is."""
+    found = facts(message)
+    assert ("employer", employer) in found
+    assert ("team", employer) not in found
