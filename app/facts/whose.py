@@ -34,6 +34,9 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
         if not any(named.name in part for part in said) and not _named_after(named, sentence, said):
             continue
         before = sentence[: named.start]
+        if _THE_USERS_CHILD_BEFORE.search(before) and not _CONDITION.search(before):
+            found.append(named)  # "me, my wife Mei and our boys Leo and Harvey": theirs
+            continue
         subjects = list(_THE_USER_SPEAKS.finditer(before))
         if someone_else_opens and not subjects:
             continue
@@ -53,6 +56,19 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
             continue
         found.append(named)
     return found
+
+
+_CHILDREN = (
+    r"(?:sons?|daughters?|boys|girls|kids|children|twins|baby|toddler|step(?:son|daughter)s?)"
+)
+_THE_USERS_CHILD_BEFORE = re.compile(
+    rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?{_CHILDREN}\b(?!['’])"
+    rf"(?:\s*(?:,|and\b|&|\(\d+\)|\d+\b|(?:is|are)\b|{_CHILDREN}\b(?!['’])|[A-Z][\w'’-]+))*"
+    r"\s*,?\s*$"
+)
+"""The user's own children just before a name, and the others of theirs it lists ("our boys
+Leo and Harvey", "my son Kofi (12) and daughter Ama"): the name is the user's child whoever
+the sentence named before (not "my son's teacher Mrs Clark")."""
 
 
 def _named_after(named: Named, sentence: str, said: list[str]) -> bool:
@@ -211,9 +227,14 @@ _NOT_USED_NOW = re.compile(
 _PEOPLE = RELATION_SLOTS | {"name", "preferred_name"}
 _OWN = re.compile(
     r"\b(?:my|our|I\s+have|I['’]ve\s+got|we\s+have|we['’]ve\s+got|got\s+an?|have\s+an?|"
-    r"adopted|rescued)\b",
+    r"adopted|rescued|with\s+(?:an?|one|two|three|four|five|\d+)|"
+    r"(?:mum|mom|mother|dad|father|parent)\s+(?:of|to)|new\s+(?:mum|mom|dad|parent)|"
+    r"(?:became|become|becoming)\s+a\s+(?:dad|mum|mom|parent))\b",
     re.IGNORECASE,
 )
+"""Words that say a partner, child or pet is the user's ("our retriever Biscuit", "a stay-at-
+home dad with two kids, Eino and Lilja", "mum of 3 (Ellie 9, Josh 6)", "became a dad in
+August, little Ezra")."""
 
 
 _DESCRIBED = r"author|character|hero|heroine|novel|story|article|profile|candidate|hire|brief"

@@ -639,3 +639,27 @@ def test_a_name_first_read_as_the_team_is_read_again_once_the_team_is_named(
     found = facts(message)
     assert ("employer", employer) in found
     assert ("team", employer) not in found
+
+
+@pytest.mark.parametrize(
+    ("message", "children"),
+    [
+        (
+            "I'm a stay-at-home dad with two kids, Oskari and Venla. Rainy day ideas?",
+            {"Oskari", "Venla"},
+        ),
+        (
+            "we're a family of five, me, my husband Tariq and our girls Yasmin and Leila. ideas?",
+            {"Yasmin", "Leila"},
+        ),
+    ],
+)
+def test_the_users_children_are_read_after_their_partner_or_a_parents_words(
+    message: str, children: set[str]
+) -> None:
+    assert {value for slot, value in facts(message) if slot == "child"} == children
+
+
+def test_children_of_someone_else_the_user_names_are_not_theirs() -> None:
+    found = facts("my friend's kids Tom and Sue love our garden")
+    assert not {value for slot, value in found if slot == "child"}
