@@ -269,6 +269,18 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "diet",
         "Is {v}",
     ),
+    Pattern(  # "I'm on a low FODMAP diet for IBS", "been on a renal diet since March"
+        r"(?:\bI['’]m|\bI\s+am|\bI['’]ve\s+been|^been)\s+(?:now\s+|still\s+)?on\s+an?\s+"
+        r"(?:strict\s+)?(?P<v>(?!(?:new|different|good|bad|healthy|proper|crash|fad|bit|"
+        r"sort|kind|special)\b)[\w-]+(?:\s+[\w-]+)?\s+diet)\b",
+        "diet",
+        "Follows a {v}",
+    ),
+    Pattern(  # "Went gluten-free in March after my coeliac diagnosis"
+        rf"(?:^|\bI\s+|\bI['’]ve\s+|\bwe\s+)(?:went|gone|switched\s+to)\s+(?P<v>{DIETS})\b",
+        "diet",
+        "Is {v}",
+    ),
     Pattern(  # "I've got a shellfish allergy", "I have a severe nut allergy"
         r"\bI(?:['’]ve|\s+have)?\s+(?:got\s+)?an?\s+(?:severe\s+|mild\s+|bad\s+)?"
         r"(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+allergy\b",
@@ -328,6 +340,24 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         r"tonight|right\s+now|atm|rn|this\s+(?:week|morning|evening)|again|meds?|medication|"
         r"cream|inhaler|pills?|symptoms?|training|awareness|friendly|assessment|test|appointment|"
         r"flare)\b)",
+        "health",
+        "Has {v}",
+    ),
+    Pattern(  # "a 44 year old woman with fibromyalgia", "low FODMAP for IBS", "bc of coeliac"
+        r"\bI(?:['’]m|\s+am|['’]ve|\s+have)?\b"
+        r"(?:(?!\b(?:patients?|people|kids|children|clients?|students?|residents?|friends?|"
+        r"sons?|daughters?|husband|wife|partner|mum|mom|dad|mother|father|someone|anyone|those|"
+        r"them|him|her|his|their|if|whether|worried|scared|afraid|test\w*|check\w*)\b)"
+        r"[^.;!?]){0,60}?"
+        r"\b(?:with|for|because\s+of|bc\s+of|cos\s+of|due\s+to|since)\s+(?:my\s+)?"
+        rf"(?P<v>{CONDITIONS})(?![\w-])(?!\s+(?:patients?|clinic|awareness|charity|research|"
+        r"ward|nurse|team|test|screening)\b)",
+        "health",
+        "Has {v}",
+    ),
+    Pattern(  # "Psoriasis on my elbows", "Eczema on my hands that never clears", "adhd + an office"
+        rf"^\W*(?P<v>{CONDITIONS})(?![\w-])(?=\s+(?:on\s+my|here|\+|and\s+I|since|ever\s+since|"
+        r"flares?|means|makes|so\s+I)\b|\s*\+)",
         "health",
         "Has {v}",
     ),

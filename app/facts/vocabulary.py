@@ -136,7 +136,6 @@ pattern reads by itself."""
 
 DIETS = (
     "vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free|"
-    "lactose intolerant|"
     "plant[- ]based|keto|halal|kosher"
 )
 
@@ -171,9 +170,11 @@ EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 HEALTH = (
     r"asthmatic|diabetic|type\s+[12]\s+diabetic|pre-?diabetic|dyslexic|dyspraxic|coeliac|celiac|"
     r"epileptic|autistic|anaemic|anemic|colou?r-?blind|deaf|hard\s+of\s+hearing|hypertensive|"
-    r"immunocompromised|insulin[- ]dependent|neurodivergent"
+    r"immunocompromised|insulin[- ]dependent|neurodivergent|lactose[- ]intolerant|blind|"
+    r"partially\s+sighted|visually\s+impaired"
 )
-"""A condition said by its adjective ("I'm dyslexic", "coeliac here")."""
+"""A condition said by its adjective ("I'm dyslexic", "coeliac here", "I'm lactose intolerant":
+a condition, which the diet it calls for follows from)."""
 CONDITIONS = (
     r"(?:mild\s+|severe\s+|chronic\s+|bad\s+|type\s+[12]\s+)?(?:asthma|diabetes|adhd|"
     r"autism|dyslexia|dyspraxia|epilepsy|migraines?|arthritis|(?:coeliac|celiac)\s+disease|"
@@ -183,6 +184,10 @@ CONDITIONS = (
     r"a\s+bad\s+back|bad\s+knees|a\s+heart\s+condition|gout|hypothyroidism|hyperthyroidism|"
     r"anaemia|anemia|scoliosis|sciatica|narcolepsy|bipolar(?:\s+disorder)?|atrial\s+fibrillation|"
     r"a-?fib|copd|heart\s+failure|kidney\s+disease|osteoporosis|parkinson['’]?s|"
+    r"osteoarthritis|rheumatoid\s+arthritis|dermatitis(?:\s+herpetiformis)?|raynaud['’]?s|"
+    r"hashimoto['’]?s|plantar\s+fasciitis|acid\s+reflux|reflux|gerd|high\s+cholesterol|"
+    r"spina\s+bifida|cerebral\s+palsy|cystic\s+fibrosis|sickle\s+cell(?:\s+disease)?|"
+    r"coeliac|celiac|flat\s+feet|rosacea|vertigo|"
     r"(?-i:MS|ADD)(?=\s*(?:[,.;!?]|$)|\s+(?:and|so|but|since|too|lol|btw)\b))"
 )
 """A lasting condition said by its noun ("I have asthma", "I've got type 2 diabetes"); "MS"

@@ -1220,3 +1220,35 @@ def test_a_duty_is_what_the_user_runs_or_does_at_work(message: str, duty: str) -
 )
 def test_a_pastime_a_chore_or_a_question_is_no_duty(message: str) -> None:
     assert "responsibility" not in [i.slot for i in read(message, PATTERNS)]
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        (
+            "I'm a 58 year old man with rheumatoid arthritis, any gentle hobbies?",
+            "health",
+            "rheumatoid arthritis",
+        ),
+        ("Rosacea on my cheeks every summer, what sunscreen?", "health", "Rosacea"),
+        ("im lactose intolerant, any creamy soups?", "health", "lactose intolerant"),
+        ("I've been gluten free for years bc of coeliac, bread recs?", "health", "coeliac"),
+        ("I'm on a low sodium diet these days, snack ideas?", "diet", "low sodium diet"),
+        ("Went vegetarian in May, how do I get enough iron?", "diet", "vegetarian"),
+    ],
+)
+def test_a_condition_or_a_diet_said_in_passing_is_read(message: str, slot: str, value: str) -> None:
+    assert value in [i.value for i in read(message, DEFAULT) if i.slot == slot]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm a nurse for patients with diabetes on the renal ward",
+        "my friend with epilepsy is visiting, anything I should know?",
+        "I'm worried I might have coeliac, what are the signs?",
+        "My son is gluten free because of coeliac disease",
+    ],
+)
+def test_someone_elses_condition_a_worry_or_a_diet_unnamed_is_none(message: str) -> None:
+    assert not {i.slot for i in read(message, DEFAULT)} & {"health", "diet"}
