@@ -36,6 +36,7 @@ from app.facts.utterances import (
     standing,
     statement_clauses,
 )
+from app.facts.vocabulary import NATIONALITIES
 from app.facts.whose import (
     introduces_someone,
     is_the_users_now,
@@ -90,6 +91,7 @@ class EmbeddedExtractor:
             self._read_the_names(self.names, per_sentence)
         for number, sentence, said_on, items in per_sentence:
             items[:] = settle_languages(sentence, items, said_on, turns[number].text)
+            items[:] = [item for item in items if not _a_nationality_for_a_name(item)]
         return dedupe(
             [replace(item, turn=number) for number, _, _, items in per_sentence for item in items]
         )
@@ -313,6 +315,21 @@ class EmbeddedExtractor:
                 else:
                     continue  # the turn gave this slot its one value already
                 known[number].add(fold(named.name))
+
+
+def _a_nationality_for_a_name(item: Extracted) -> bool:
+    """Whether the fact takes a nationality for someone's name ("I'm Jordanian, a lab
+    technician", "my wife is Polish, 30": the readers may read the word after "I'm" or "is" as
+    one)."""
+    return (
+        item.kind == "fact"
+        and item.slot in _PEOPLES_NAMES
+        and _NATIONALITY.fullmatch(item.value or "") is not None
+    )
+
+
+_NATIONALITY = re.compile(rf"(?:{NATIONALITIES})", re.IGNORECASE)
+_PEOPLES_NAMES = frozenset({"name", "preferred_name", "partner", "child", "manager", "works_with"})
 
 
 def _a_name_for_a_team(item: Extracted) -> bool:

@@ -26,6 +26,8 @@ from app.facts.self_described import (
     kind_of_person,
     living_there_as,
     moved_or_started_without_a_subject,
+    name_said_as_here,
+    nationality_in_an_introduction,
     said_first,
     said_of_oneself,
 )
@@ -741,6 +743,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     said_of_oneself,
     said_first,
     age_in_an_introduction,
+    name_said_as_here,
+    nationality_in_an_introduction,
     ends,
     no_longer,
     _instructions,

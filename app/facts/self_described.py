@@ -187,6 +187,63 @@ _SOMEONE_ELSES = re.compile(
 )
 
 
+def name_said_as_here(sentence: str) -> Iterator[Found]:
+    """The user's name opening a message with "here" or "again" ("Wiremu here. Kiwi, 45, …",
+    "Ayşe here, Turkish, living in Leiden", "Tomasz again."); not a day, a month, a place or
+    an occupation or a word that names no one ("Sunday here, so…", "Leeds here", "Nurse here",
+    "Same here")."""
+    match = _NAME_HERE.match(sentence)
+    if match is None:
+        return
+    name = match.group("v")
+    if fold(name) in known_places() or name.casefold() in _NOT_NAMED_HERE:
+        return
+    if re.fullmatch(rf"(?:{OCCUPATIONS})(?:e?s)?", name, re.IGNORECASE):
+        return  # "Nurse here, nights on the cardiac ward"
+    yield Found("fact", "name", name, f"Name is {name}", match.start("v"))
+
+
+_NAME_HERE = re.compile(
+    rf"^\W*(?:(?i:hi|hey|hello|hiya)\W+)?(?:(?i:it['’]s)\s+)?(?P<v>{_FIRST_NAME}(?:\s+{_FIRST_NAME})?)"
+    r"\s+(?i:here|again)\s*(?:[,.!;:—–-]|$)"
+)
+_NOT_NAMED_HERE = frozenset(
+    "same me everyone nobody someone anyone newbie noob new user guest mum mom dad admin "
+    "monday tuesday wednesday thursday friday saturday sunday morning evening night "
+    "january february march april may june july august september october november december "
+    "question update follow quick".split()
+)
+
+
+def nationality_in_an_introduction(sentence: str) -> Iterator[Found]:
+    """A nationality said as one item of the list that introduces the user ("heyy name's
+    Lukas, 27, austrian", "me: turkish, 31, at bosch", "Callum, Scottish, software engineer",
+    "polish but living in dublin") or before their occupation ("I'm a Filipino nurse working in
+    Riyadh", "Croatian welder, 15 years in shipyards"), after an opening that says who the user
+    is and names no one else (as `age_in_an_introduction`)."""
+    for listed in _LISTED_NATIONALITY.finditer(sentence, 0, _AN_INTRODUCTION_LONG):
+        opening = sentence[: listed.start("v")]
+        if _SOMEONE_ELSES.search(opening):
+            return
+        if opening.strip(" ,:") and not _INTRODUCES_THE_USER.match(opening):
+            continue
+        value = listed.group("v")
+        yield Found("fact", "nationality", value, f"Is {value}", listed.start("v"))
+        return
+
+
+_LISTED_NATIONALITY = re.compile(
+    r"(?:^\W*|[,:(]\s*|\b(?:I['’]m|I\s+am|im)\s+(?:an?\s+)?|\b(?:hi|hey|hello)\W+(?:an?\s+)?)"
+    rf"(?P<v>(?:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)"
+    r"(?=\s*[,;)—–]|\s*[.!]?\s*$|\s+-\s|\s+(?:but|and\s+(?:I|live|living|work)|here|btw|living|"
+    r"based|born|working|guy|girl|woman|man|lady|bloke|national|expat|myself)\b"
+    rf"|\s+(?:[\w-]+\s+){{0,2}}(?:{OCCUPATIONS})(?:e?s)?\b)",
+    re.IGNORECASE,
+)
+"""A nationality as a list's item: between commas, opening the sentence, after "I'm", or
+before an occupation."""
+
+
 def moved_or_started_without_a_subject(sentence: str) -> Iterator[Found]:
     """A move between two known places ("i moved from Leeds to Bristol"), and a move or a new
     job said without "I": "moved back to detroit to be near family", "dont

@@ -17,8 +17,19 @@ NATIONALITIES = (
     "Zimbabwean|Ugandan|Tanzanian|Argentinian|Argentine|Chilean|Colombian|Peruvian|Venezuelan|"
     "Cuban|Puerto\\s+Rican|Dominican|Indonesian|Malaysian|Singaporean|Taiwanese|New\\s+Zealander|"
     "Icelandic|Estonian|Latvian|Lithuanian|Slovak|Slovenian|Croatian|Serbian|Bosnian|Bulgarian|"
-    "Albanian|Georgian|Armenian|Kazakh|Uzbek|Afghan|Kurdish|Cypriot|Maltese|Luxembourgish"
+    "Albanian|Georgian|Armenian|Kazakh|Uzbek|Afghan|Kurdish|Cypriot|Maltese|Luxembourgish|"
+    "Jordanian|Algerian|Tunisian|Libyan|Yemeni|Omani|Qatari|Kuwaiti|Bahraini|Hawaiian|"
+    "Senegalese|Cameroonian|Ivorian|Rwandan|Zambian|Malawian|Mozambican|Angolan|Namibian|"
+    "Botswanan|Congolese|Eritrean|Burmese|Cambodian|Laotian|Mongolian|Tibetan|Bolivian|"
+    "Ecuadorian|Paraguayan|Uruguayan|Guatemalan|Honduran|Salvadoran|Nicaraguan|Costa\\s+Rican|"
+    "Panamanian|Haitian|Trinidadian|Barbadian|Belarusian|Moldovan|Macedonian|Montenegrin|"
+    "Azerbaijani|Turkmen|Kyrgyz|Tajik|Fijian|Samoan|Tongan|Maori|Māori|"
+    "Brit|Scot|Spaniard|Aussie|Welshman|Welshwoman|Irishman|"
+    "Irishwoman|Scotsman|Scotswoman|Englishman|Englishwoman|Dutchman|Frenchman|Frenchwoman"
 )
+"""Nationalities by their adjective, and the nouns chat says one with ("a Scot who's lived
+in London", "Aussie sparky from Townsville"; not "Finn" or "Kiwi", which are as often a name
+or a fruit)."""
 LANGUAGES = (
     "English|Spanish|French|German|Italian|Portuguese|Dutch|Swedish|Danish|Norwegian|Finnish|"
     "Polish|Czech|Slovak|Hungarian|Romanian|Greek|Turkish|Russian|Ukrainian|Arabic|Hebrew|"

@@ -1252,3 +1252,36 @@ def test_a_condition_or_a_diet_said_in_passing_is_read(message: str, slot: str, 
 )
 def test_someone_elses_condition_a_worry_or_a_diet_unnamed_is_none(message: str) -> None:
     assert not {i.slot for i in read(message, DEFAULT)} & {"health", "diet"}
+
+
+@pytest.mark.parametrize(
+    ("message", "nationality"),
+    [
+        ("name's Joakim, 31, norwegian, i fix boats in Bergen", "norwegian"),
+        ("I'm a Ghanaian midwife in Kumasi, night shifts mostly", "Ghanaian"),
+        ("Tunde here, Nigerian, living in Leeds now", "Nigerian"),
+        ("I'm Algerian, 29, and a chef", "Algerian"),
+    ],
+)
+def test_a_nationality_said_as_an_item_of_an_introduction_is_read(
+    message: str, nationality: str
+) -> None:
+    found = read(message, DEFAULT)
+    assert nationality in [i.value for i in found if i.slot == "nationality"]
+    assert nationality not in [i.value for i in found if i.slot == "name"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["kiwi, mango and banana in a smoothie?", "my wife is Polish, 30, and loves Leeds"],
+)
+def test_a_fruit_or_someone_elses_nationality_is_none_and_no_name(message: str) -> None:
+    found = read(message, DEFAULT)
+    assert "nationality" not in [i.slot for i in found]
+    assert "Polish" not in [i.value for i in found]
+
+
+def test_the_name_a_message_opens_with_here_is_the_users_but_a_day_or_a_job_is_not() -> None:
+    assert ("name", "Tunde") in [(i.slot, i.value) for i in read("Tunde here, quick one", DEFAULT)]
+    for message in ("Sunday here, so quiet", "Nurse here, nights on the ward"):
+        assert "name" not in [i.slot for i in read(message, DEFAULT)]
