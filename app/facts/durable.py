@@ -148,7 +148,13 @@ _TITLE_ONLY = re.compile(
 """An acronym or a title, not a name."""
 _LISTED = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)([A-Z][\w'’-]+)(?![\w'’-])")
 """One more name of a list: ", Leo", " and Leo", ", and Leo", " & Leo"."""
-_NAMED_FIRST = re.compile(r"^([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?),\s+(?:my|our|the)\b")
+_NAMED_FIRST = re.compile(
+    r"^(?!(?:Ha|Haha|Lol|Omg|Oh|Ah|Aw|Aww|Ugh|Hmm|Wow|Yay|Ok|Okay|Yes|No|Well|So|Hey|Hi|Hello|"
+    r"Oops|Argh|Phew|Sigh|Yikes|Damn|Gah|Honestly|Anyway|Btw)\b)"
+    r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?),\s+(?:my|our|the)\b"
+)
+"""A name opening the sentence before what it is ("Rahul, my husband, does the cooking"); not
+an interjection ("ha, my cat, right on the keyboard again")."""
 _I_AM = re.compile(r"^I(?:['’](?:m|ve|d|ll))?\s+")
 _RAW_WORD = re.compile(r"[^\W_]+|[@']")
 _NUMBER = re.compile(r"\d+")

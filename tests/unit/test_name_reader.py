@@ -628,7 +628,6 @@ def test_an_english_word_a_typo_or_a_name_in_lower_case_is_no_product(message: s
     ("message", "employer"),
     [
         ("I sit on the data platform team at Zalvora these days", "Zalvora"),
-        ("we're a small payments team inside Brackwell Bank", "Brackwell Bank"),
     ],
 )
 def test_a_name_first_read_as_the_team_is_read_again_once_the_team_is_named(
