@@ -19,7 +19,7 @@ from app.facts.durable import (
     said_of_the_past,
 )
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
-from app.facts.languages import settle_languages
+from app.facts.languages import LanguagesSaid, settle_languages
 from app.facts.make_believe import said_of_the_user
 from app.facts.named import TEAM_HEAD, Named, NameReader, occupations_in
 from app.facts.pasted import without_pasted
@@ -89,8 +89,9 @@ class EmbeddedExtractor:
             self._read_standing_requests(self.reader, per_sentence)
         if self.names is not None:
             self._read_the_names(self.names, per_sentence)
+        said = [LanguagesSaid.of(turn.text) for turn in turns]  # once a message: it is long
         for number, sentence, said_on, items in per_sentence:
-            items[:] = settle_languages(sentence, items, said_on, turns[number].text)
+            items[:] = settle_languages(sentence, items, said_on, said[number])
             items[:] = [item for item in items if not _a_nationality_for_a_name(item)]
         return dedupe(
             [replace(item, turn=number) for number, _, _, items in per_sentence for item in items]

@@ -11,7 +11,7 @@ answer, the language what the user reads best, which outlives a change of the in
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 
 from app.facts.extraction import Extracted
@@ -53,15 +53,34 @@ _SPEAK_A_LIST = re.compile(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class LanguagesSaid:
+    """What a whole message says of languages, read once for all its sentences: those the user
+    speaks poorly, those it names otherwise, and whether it says the user reads one best."""
+
+    shaky: frozenset[str]
+    named: tuple[str, ...]
+    reads_best: bool
+
+    @classmethod
+    def of(cls, message: str) -> LanguagesSaid:
+        shaky = frozenset(_fold(language) for language in _shaky_languages(message))
+        return cls(
+            shaky,
+            tuple(_named(message, shaky)),
+            bool(_READ_BEST.search(message)) and not _PRACTISING.search(message),
+        )
+
+
 def settle_languages(
-    sentence: str, items: list[Extracted], said_on: date, message: str
+    sentence: str, items: list[Extracted], said_on: date, message: LanguagesSaid
 ) -> list[Extracted]:
     """The sentence's items with its language facts settled (see the module's docstring); the
     message it is part of says whether a language asked for is one the user reads best, and
     which language a sentence that names none points at ("Answer in Portuguese. It's my
     first language.")."""
-    shaky = {_fold(language) for language in _shaky_languages(message)}
-    named = _named(sentence, shaky) or _named(message, shaky)
+    shaky = message.shaky
+    named = _named(sentence, shaky) or list(message.named)
     settled: list[Extracted] = []
     for item in items:
         if item.kind != "fact" or item.slot != "language":
@@ -75,8 +94,7 @@ def settle_languages(
             item = replace(item, value=named[0], text=f"Speaks {named[0]}")
         settled.append(item)
     has = {_fold(i.value or "") for i in settled if i.kind == "fact" and i.slot == "language"}
-    read_best = _READ_BEST.search(message) and not _PRACTISING.search(message)
-    asked = _instructs(items) and read_best
+    asked = _instructs(items) and message.reads_best
     more = [m.group("language") for m in _ASKED_IN.finditer(sentence)] if asked else []
     for listed in _SPEAK_A_LIST.finditer(sentence):
         more += [m.group() for m in _LANGUAGE.finditer(listed.group("list"))]
@@ -95,7 +113,7 @@ def settle_languages(
     return settled
 
 
-def _named(text: str, shaky: set[str]) -> list[str]:
+def _named(text: str, shaky: frozenset[str]) -> list[str]:
     return [m.group() for m in _LANGUAGE.finditer(text) if _fold(m.group()) not in shaky]
 
 
