@@ -54,12 +54,15 @@ class EmbeddedExtractor:
     (`app.facts.durable`) and the name reader when meaning is on; offline, about 2 ms a message on
     2 cores (the patterns alone 0.6 ms).
 
-    `embedded-9` is the patterns with the durable and name readers, reading chat's spelling
+    `embedded-10` is the patterns with the durable and name readers, reading chat's spelling
     (dropped apostrophes, places, teams, tools and organisations in lower case) and its
     fragments, and a second fact of a message (what a clause's opening says, a name, product,
     occupation or team the name reader gives a slot: `app.facts.named`), nothing of what is
     made believe or quoted from others (`app.facts.make_believe`);
-    `embedded-9-patterns` the same patterns alone (`embedded-8` before the name reader read the
+    `embedded-10-patterns` the same patterns alone (`embedded-9` before products typed in lower
+    case, duties said with someone, languages settled per message, conditions and nationalities
+    said in passing and heads that learned from 46 tuning sets; `embedded-8` before the name
+    reader read the
     name's own meaning and heads that learned from 44 tuning sets; `embedded-7` before standing
     instructions asked as requests, relation facts kept only by a name, the ends of moves and
     job changes and heads that learned from 29 tuning sets; `embedded-6` before products,
@@ -74,7 +77,7 @@ class EmbeddedExtractor:
     ) -> None:
         self.reader = reader
         self.names = names
-        self.name = "embedded-9" if reader is not None else "embedded-9-patterns"
+        self.name = "embedded-10" if reader is not None else "embedded-10-patterns"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
