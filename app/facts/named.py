@@ -204,9 +204,11 @@ _CHAT_WORDS = frozenset(
     "yeah yep nope okay hmm ugh haha hahaha lowkey highkey cuz tho smth sth abt msg msgs pic pics "
     "vid vids convo tmrw tmr tomoz prob probs def defo obvs hun bro bruh dunno gimme lemme ive "
     "youre theyre thats whats hows wheres theres isnt doesnt didnt wasnt cant wont dont im ur "
-    "xx xxx etc approx asap fyi aka diy".split()
+    "xx xxx etc approx asap fyi aka diy backend frontend fullstack devops webdev gamedev "
+    "dataops mlops onboarding offboarding upskilling".split()
 )
-"""Chat's own shorthand, which no dictionary holds either and names nothing."""
+"""Chat's own shorthand and work's words, which no dictionary holds either and name no product
+("mostly backend", "i do the onboarding")."""
 RARE_WORD_LENGTH = 4
 """Letters a lower-case word needs before it may be a name ("jira", "tmux"; not "ok", "ya")."""
 

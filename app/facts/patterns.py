@@ -218,6 +218,11 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Is {v}",
         flags=0,
     ),
+    Pattern(  # "I'm a 40 year old woman with fibromyalgia", "I'm a 19-year-old student"
+        rf"{I_AM}\s+an?\s+(?P<v>[1-9]\d)[\s-]*(?:years?|yrs?|yo)[\s-]*old\b",
+        "age",
+        "Is {v} years old",
+    ),
     Pattern(
         rf"{I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years?\s+old)?\b(?!\s*[%:.]\d)", "age", "Is {v} years old"
     ),
@@ -349,7 +354,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         r"\bI(?:['’]m|\s+am|['’]ve|\s+have)?\b"
         r"(?:(?!\b(?:patients?|people|kids|children|clients?|students?|residents?|friends?|"
         r"sons?|daughters?|husband|wife|partner|mum|mom|dad|mother|father|someone|anyone|those|"
-        r"them|him|her|his|their|if|whether|worried|scared|afraid|test\w*|check\w*)\b)"
+        r"them|him|her|his|their|if|whether|worried|scared|afraid|test\w*|check\w*|"
+        r"charity|charities|volunteer\w*|fundrais\w*|donat\w*|raising|research\w*|"
+        r"awareness)\b)"
         r"[^.;!?]){0,60}?"
         r"\b(?:with|for|because\s+of|bc\s+of|cos\s+of|due\s+to|since)\s+(?:my\s+)?"
         rf"(?P<v>{CONDITIONS})(?![\w-])(?!\s+(?:patients?|clinic|awareness|charity|research|"

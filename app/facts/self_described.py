@@ -235,7 +235,8 @@ def nationality_in_an_introduction(sentence: str) -> Iterator[Found]:
 _LISTED_NATIONALITY = re.compile(
     r"(?:^\W*|[,:(]\s*|\b(?:I['’]m|I\s+am|im)\s+(?:an?\s+)?|\b(?:hi|hey|hello)\W+(?:an?\s+)?)"
     rf"(?P<v>(?:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)"
-    r"(?=\s*[,;)—–]|\s*[.!]?\s*$|\s+-\s|\s+(?:but|and\s+(?:I|live|living|work)|here|btw|living|"
+    r"(?=\s*[,;)—–]|\s*[.!]?\s*$|\s+-\s|\s+here\b(?!\s+(?:is|are|was|isn|isn't)\b)|"
+    r"\s+(?:but|and\s+(?:I|live|living|work)|btw|living|"
     r"based|born|working|guy|girl|woman|man|lady|bloke|national|expat|myself)\b"
     rf"|\s+(?:[\w-]+\s+){{0,2}}(?:{OCCUPATIONS})(?:e?s)?\b)",
     re.IGNORECASE,

@@ -1285,3 +1285,20 @@ def test_the_name_a_message_opens_with_here_is_the_users_but_a_day_or_a_job_is_n
     assert ("name", "Tunde") in [(i.slot, i.value) for i in read("Tunde here, quick one", DEFAULT)]
     for message in ("Sunday here, so quiet", "Nurse here, nights on the ward"):
         assert "name" not in [i.slot for i in read(message, DEFAULT)]
+
+
+def test_what_the_review_of_session_14_found() -> None:
+    """A charity's cause is no condition of the user's, a language before "here is" no
+    nationality, a kind of work no product; an age said as "a 40 year old" is read beside the
+    condition the sentence goes on to."""
+    assert "health" not in [
+        i.slot for i in read("I volunteer for a charity for cystic fibrosis", DEFAULT)
+    ]
+    found = read("English here is not great sorry, I'm polish", DEFAULT)
+    assert [i.value for i in found if i.slot == "nationality"] == ["polish"]
+    assert "backend" not in [
+        i.value for i in read("i code in python and rust, mostly backend", DEFAULT)
+    ]
+    found = read("I'm a 40 year old man with gout, any tips for long walks?", DEFAULT)
+    assert ("age", "40") in [(i.slot, i.value) for i in found]
+    assert ("health", "gout") in [(i.slot, i.value) for i in found]
