@@ -36,7 +36,7 @@ from app.facts.utterances import (
     standing,
     statement_clauses,
 )
-from app.facts.vocabulary import NATIONALITIES
+from app.facts.vocabulary import is_a_nationality
 from app.facts.whose import (
     introduces_someone,
     is_the_users_now,
@@ -254,7 +254,7 @@ class EmbeddedExtractor:
             unread = []
             for named in mentioned:
                 name = fold(named.name)
-                if not any(name in value or value in name for value in known[number]):
+                if not any(_one_holds_the_other(name, value) for value in known[number]):
                     unread.append(named)
             for named, read_as in zip(unread, names.read(sentence, unread), strict=True):
                 if fold(named.name) in known[number]:
@@ -326,13 +326,10 @@ def _a_nationality_for_a_name(item: Extracted) -> bool:
     technician", "my wife is Polish, 30": the readers may read the word after "I'm" or "is" as
     one)."""
     return (
-        item.kind == "fact"
-        and item.slot in _PEOPLES_NAMES
-        and _NATIONALITY.fullmatch(item.value or "") is not None
+        item.kind == "fact" and item.slot in _PEOPLES_NAMES and is_a_nationality(item.value or "")
     )
 
 
-_NATIONALITY = re.compile(rf"(?:{NATIONALITIES})", re.IGNORECASE)
 _PEOPLES_NAMES = frozenset({"name", "preferred_name", "partner", "child", "manager", "works_with"})
 
 

@@ -198,7 +198,7 @@ def name_said_as_here(sentence: str) -> Iterator[Found]:
     name = match.group("v")
     if fold(name) in known_places() or name.casefold() in _NOT_NAMED_HERE:
         return
-    if re.fullmatch(rf"(?:{OCCUPATIONS})(?:e?s)?", name, re.IGNORECASE):
+    if _AN_OCCUPATION.fullmatch(name):
         return  # "Nurse here, nights on the cardiac ward"
     yield Found("fact", "name", name, f"Name is {name}", match.start("v"))
 
@@ -207,6 +207,7 @@ _NAME_HERE = re.compile(
     rf"^\W*(?:(?i:hi|hey|hello|hiya)\W+)?(?:(?i:it['’]s)\s+)?(?P<v>{_FIRST_NAME}(?:\s+{_FIRST_NAME})?)"
     r"\s+(?i:here|again)\s*(?:[,.!;:—–-]|$)"
 )
+_AN_OCCUPATION = re.compile(rf"(?:{OCCUPATIONS})(?:e?s)?", re.IGNORECASE)
 _NOT_NAMED_HERE = frozenset(
     "same me everyone nobody someone anyone newbie noob new user guest mum mom dad admin "
     "monday tuesday wednesday thursday friday saturday sunday morning evening night "

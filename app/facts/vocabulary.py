@@ -217,6 +217,11 @@ _NAMED = {
 }
 
 
+def is_a_nationality(text: str) -> bool:
+    """Whether the text is a nationality and nothing more ("Jordanian", "polish")."""
+    return _NAMED["nationality"].fullmatch(text) is not None
+
+
 def listed_values(slot: str, text: str) -> list[str]:
     """Every nationality or language the text names, in order, once each (as written)."""
     vocabulary = _NAMED.get(slot)
