@@ -277,6 +277,11 @@ DEFAULT_SETS = (
         "written to ops/bench/data/extraction_labelling.md, its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_47.jsonl",
+        "forty-seventh everyday set, work facts, habits and standing instructions (session 15), "
+        "written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
@@ -338,6 +343,13 @@ DEFAULT_SETS = (
         "eleventh everyday held-out set (session 14: trades, rural life, retirees, non-native "
         "English, voice-to-text), written before that session's changes by someone who had seen "
         "neither the extractor, its training data nor the other sets; never tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_12.jsonl",
+        "twelfth everyday held-out set (session 15: support chats, students, gig and shift "
+        "workers, shop owners, hobbyists, lists and passing mentions), written before that "
+        "session's changes by someone who had seen neither the extractor, its training data nor "
+        "the other sets; never tuned on",
     ),
 )
 
