@@ -7,7 +7,8 @@ Bobby" (a name, and what to call them), "i'm 34 and just started running, any be
 it find the second fact, and the fact said before a question or a request.
 
 A clause ends at a comma, a semicolon, a dash or a bracket, and before "but", "because" and
-their kin, before "so" when a subject follows ("so I"; "for so long" is one clause), and before
+their kin, before "so" when a subject or a request follows ("so I", "so please use short
+paragraphs"; "for so long" is one clause), and before
 "and" when a new subject follows ("and I", "and my") a subject of its own: "Irish and Dutch" and
 "my husband and I are vegan" stay whole. Leading joiners and fillers ("and", "so", "btw",
 "honestly") are dropped, so a clause reads as said on its own. Pieces of a single word are not
@@ -22,6 +23,9 @@ _BOUNDARY = re.compile(
     r"(?<!\s)(?:\s*[,;]\s+|\s+[-—–]+\s+|\s*[—–]\s*|\s*\(\s*|\s*\)\s*"
     r"|\s+(?:but|because|cause|cos|though|although|whereas|while)\s+"
     r"|\s+so\s+(?=(?:i|i'm|i’m|i've|i’ve|we|my|our|it|that|they|he|she)\b)"
+    r"|\s+so\s+(?=(?:please|pls|plz|kindly|don'?t|don’t|do\s+not|never|always|use|keep|skip|"
+    r"avoid|give|write|explain|show|flag|list|put|answer|reply|stop|tone|make|be|feel\s+free|"
+    r"stick|spell|leave|assume|include|mention|remind)\b)"
     r"|(?P<and>\s+and\s+)(?=(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|im|ive|my|we|we're|we’re|we've|"
     r"our|me)\b))",
     re.IGNORECASE,

@@ -19,6 +19,7 @@ from app.facts.durable import (
     said_of_the_past,
 )
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
+from app.facts.habits import habits_in
 from app.facts.languages import LanguagesSaid, settle_languages
 from app.facts.make_believe import said_of_the_user
 from app.facts.named import TEAM_HEAD, Named, NameReader, occupations_in
@@ -29,6 +30,7 @@ from app.facts.utterances import (
     ACKNOWLEDGES,
     FIRST_PERSON,
     MAX_SENTENCE_CHARS,
+    asked_because,
     asks,
     for_once,
     keeps_open,
@@ -44,6 +46,7 @@ from app.facts.whose import (
     of_someone_else,
     the_user_speaks_before,
 )
+from app.facts.workplaces import site_of
 from app.text.casual import spelled_out
 from app.text.places import known_places
 from app.text.words import fold
@@ -92,6 +95,9 @@ class EmbeddedExtractor:
             self._read_standing_requests(self.reader, per_sentence)
         if self.names is not None:
             self._read_the_names(self.names, per_sentence)
+        self._read_the_habits(per_sentence)
+        for _, _, _, items in per_sentence:
+            items[:] = _with_the_sites(items)
         said = [LanguagesSaid.of(turn.text) for turn in turns]  # once a message: it is long
         for number, sentence, said_on, items in per_sentence:
             items[:] = settle_languages(sentence, items, said_on, said[number])
@@ -220,12 +226,45 @@ class EmbeddedExtractor:
             if ruled:
                 items.append(ruled[0])
                 continue
+            reasoned = [part for part in parts if asked_because(sentence, part)]
+            if reasoned and any(item.kind == "fact" for item in items):
+                # "I'm dyslexic, so please use short paragraphs": the reason lasts, so the rule does
+                rule = as_said(reasoned[0])
+                items.append(_as_fact(Reading("instruction", rule, rule), reasoned[0], said_on))
+                continue
             asked += [(n, part) for part in parts if not keeps_open(part)]
         readings = reader.read_instructions([part for _, part in asked])
         for (n, part), reading in zip(asked, readings, strict=True):
             _, _, said_on, items = per_sentence[n]
             if reading is not None and not any(i.slot == "instruction" for i in items):
                 items.append(_as_fact(reading, part, said_on))
+
+    @staticmethod
+    def _read_the_habits(per_sentence: list[tuple[int, str, date, list[Extracted]]]) -> None:
+        """A habit said by its frequency (`app.facts.habits`) in a clause that may state a
+        fact, where the sentence gave no habit or end of one: often beside a fact of another
+        slot ("I'm vegan, live in Ghent and cycle to work every day")."""
+        for _, sentence, said_on, items in per_sentence:
+            if any(item.slot == "habit" for item in items):
+                continue
+            whole = [sentence] if keeps_open(sentence) else []
+            given = [fold(i.value) for i in items if i.slot in _SAID_WITH_A_FREQUENCY and i.value]
+            for clause in statement_clauses(sentence) or whole:
+                for habit in habits_in(clause):
+                    if any(value in fold(habit.value) for value in given):
+                        continue  # "I do the cash office every morning": a duty
+                    span = span_of(clause, said_on)
+                    items.append(
+                        Extracted(
+                            kind="fact",
+                            text=as_said(clause),
+                            said_on=said_on,
+                            slot="habit",
+                            value=habit.value,
+                            valid_from=span.valid_from,
+                            valid_until=span.valid_until,
+                        )
+                    )
 
     @staticmethod
     def _read_the_names(
@@ -321,6 +360,24 @@ class EmbeddedExtractor:
                 known[number].add(fold(named.name))
 
 
+def _with_the_sites(items: list[Extracted]) -> list[Extracted]:
+    """An employer named with its site ("KPMG Lagos", "Arup's Leeds office") is the
+    organisation, and the site is the office (`app.facts.workplaces`), unless the sentence
+    named an office already."""
+    has_office = any(item.slot == "office" for item in items)
+    found: list[Extracted] = []
+    for item in items:
+        site = site_of(item.value) if item.slot == "employer" and item.value else None
+        if site is None:
+            found.append(item)
+            continue
+        found.append(replace(item, value=site.organisation))
+        if not has_office:
+            found.append(replace(item, slot="office", value=site.place))
+            has_office = True
+    return found
+
+
 def _a_nationality_for_a_name(item: Extracted) -> bool:
     """Whether the fact takes a nationality for someone's name ("I'm Jordanian, a lab
     technician", "my wife is Polish, 30": the readers may read the word after "I'm" or "is" as
@@ -379,6 +436,12 @@ _ALTERNATIVES = re.compile(r"^(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+)?\s+or\s+\w+"
 """Choices a question opens with ("cat or dog for a first pet, pros and cons?"), not a fact."""
 
 
+_SAID_WITH_A_FREQUENCY = frozenset(
+    {"responsibility", "employer", "office", "role", "uses", "team", "diet", "likes", "dislikes"}
+)
+"""Slots whose facts are often said with how often ("I do the cash office every morning", "I
+work weekends at Tesco", "I do the 16:8 fasting thing every day"): a habit holding the value of
+one the sentence gave is that fact said with its frequency, not a habit of its own."""
 _WHOLE_SENTENCE_SLOTS = frozenset({"instruction", "language"})
 """Slots a sentence's patterns read from the whole of it: a standing instruction is the whole
 sentence ("I'm deaf, so … text only please"), a clause of it would be a second, partial copy;

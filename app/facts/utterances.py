@@ -147,6 +147,33 @@ def standing(text: str) -> bool:
     return bool(STANDING.search(text)) or (bool(_ANSWERS_FORM.search(text)) and not for_once(text))
 
 
+_REQUEST = re.compile(
+    rf"^(?:{_PLEASE}\s+no\b|(?:{_PLEASE}\s+|kindly\s+|just\s+)*(?:don'?t|don’t|do\s+not|never|"
+    r"always|use|keep|skip|avoid|flag|answer|reply|respond|stop|tone|be|feel\s+free|stick|spell|"
+    r"leave|assume|include|mention|remind|go\s+easy|talk|double[- ]check|warn)\b)",
+    re.IGNORECASE,
+)
+"""A rule for the assistant ("please use…", "don't suggest…", "skip the…"), not a request for
+one thing ("so please give me a recipe for lasagne"); "no …" only after a please ("so no dairy
+for me" says what the user avoids, not how to answer)."""
+_SO_BEFORE = re.compile(r"\bso\s*,?\s*$", re.IGNORECASE)
+
+
+def asked_because(sentence: str, clause: str) -> bool:
+    """Whether the clause is a request the sentence gives a reason for, said after "so" ("I'm
+    deaf, so please don't suggest podcasts", "I'm a GP, so use proper medical terms with me"):
+    a request that follows from something lasting about the user is a rule for every answer,
+    unless it is for one answer ("so keep this one short")."""
+    at = sentence.find(clause)
+    return (
+        at > 0
+        and bool(_SO_BEFORE.search(sentence[:at]))
+        and bool(_REQUEST.match(clause))
+        and not clause.endswith("?")
+        and not for_once(clause)
+    )
+
+
 CALL_ME = re.compile(
     rf"^(?:(?:btw|so|oh|and)\s*,?\s+)?(?:[Pp]lease\s+|[Pp]ls\s+)?(?:[Jj]ust\s+)?[Cc]all\s+me\s+"
     r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight|"

@@ -1,0 +1,130 @@
+"""Habits said by how often (`app.facts.habits`), an employer named with its site
+(`app.facts.workplaces`) and a rule asked for because of something lasting
+(`app.facts.utterances.asked_because`), through the extractor a user gets with meaning on."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
+from app.facts.durable import DurableReader
+from app.facts.embedded import EmbeddedExtractor
+from app.facts.extraction import Turn
+from app.facts.habits import habits_in
+from app.facts.named import NameReader
+from app.facts.workplaces import Site, site_of
+
+EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
+EXTRACTOR = EmbeddedExtractor(
+    DurableReader.for_embedder(EMBEDDER), NameReader.for_embedder(EMBEDDER)
+)
+
+
+def facts(message: str, slot: str) -> list[str]:
+    return [
+        item.value or ""
+        for item in EXTRACTOR.extract([Turn(message, date(2026, 4, 1))])
+        if item.kind == "fact" and item.slot == slot
+    ]
+
+
+@pytest.mark.parametrize(
+    ("clause", "habit"),
+    [
+        ("I cycle to work every day", "cycle to work every day"),
+        ("me and my dog Rufus walk 5 miles every morning", "walk 5 miles every morning"),
+        ("walk about 20k steps a day", "walk about 20k steps a day"),
+        ("still swimming in the sea most days", "swimming in the sea most days"),
+        ("I've been doing yoga every morning", "doing yoga every morning"),
+        ("Tessa and I run the stall on weekends", "run the stall on weekends"),
+        ("me and Luca close the bar together most nights", "close the bar together most nights"),
+        ("I work weekends at a pharmacy", "work weekends at a pharmacy"),
+        ("I write poetry every night after my shift", "write poetry every night"),
+        ("i stream on twitch 3 nights a week", "stream on twitch 3 nights a week"),
+    ],
+)
+def test_a_habit_is_read_from_the_verb_to_how_often(clause: str, habit: str) -> None:
+    assert [h.value for h in habits_in(clause)] == [habit]
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "I want to run every day",
+        "my son swims every Wednesday",
+        "I walked every day last summer",
+        "I used to swim twice a week",
+        "I don't run every morning anymore",
+        "can i eat ugali every day",
+        "Airflow, dbt and Snowflake all day",
+        "i run the weekly newsletter at work",
+        "I'm on duolingo every day",
+        "I love swimming every morning",
+        "I'll start going to the gym three times a week",
+    ],
+)
+def test_no_habit_from_a_want_someone_else_the_past_or_a_question(clause: str) -> None:
+    assert habits_in(clause) == []
+
+
+def test_a_habit_said_beside_other_facts_is_kept_too() -> None:
+    message = "I'm vegan, live in Ghent and cycle to work every day, rain or shine."
+    assert any("cycle to work every day" in value for value in facts(message, "habit"))
+    assert facts(message, "diet") == ["vegan"]
+
+
+def test_a_duty_said_with_how_often_is_no_habit_of_its_own() -> None:
+    message = "I'm a team leader at the Co-op and I do the cash office every morning."
+    assert facts(message, "habit") == []
+
+
+@pytest.mark.parametrize(
+    ("employer", "site"),
+    [
+        ("KPMG Lagos", Site("KPMG", "Lagos")),
+        ("JD Sports Birmingham", Site("JD Sports", "Birmingham")),
+        ("Arup's Leeds office", Site("Arup", "Leeds")),
+        ("Santander's Milton Keynes", Site("Santander", "Milton Keynes")),
+        ("Bank of Ireland", None),
+        ("University of Leeds", None),
+        ("Leeds Beckett", None),
+        ("Hospital Santa Maria", None),
+        ("Grant Thornton", None),
+        ("Amazon UK", None),
+        ("Tesco", None),
+    ],
+)
+def test_an_employer_named_with_its_site(employer: str, site: Site | None) -> None:
+    assert site_of(employer) == site
+
+
+def test_the_site_of_an_employer_is_the_office() -> None:
+    message = "I'm Amaka, I work in the audit team at KPMG Lagos and I'm drowning in Excel."
+    assert facts(message, "employer") == ["KPMG"]
+    assert facts(message, "office") == ["Lagos"]
+
+
+@pytest.mark.parametrize(
+    ("message", "rule"),
+    [
+        ("I'm deaf, so please don't suggest podcasts.", "Please don't suggest podcasts"),
+        ("I'm dyslexic so please keep sentences short and simple", "keep sentences short"),
+        ("I'm a GP, so use proper medical terms with me.", "Use proper medical terms with me"),
+    ],
+)
+def test_a_rule_asked_because_of_something_lasting_stands(message: str, rule: str) -> None:
+    assert any(rule.casefold() in value.casefold() for value in facts(message, "instruction"))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm vegan so please give me a recipe for lasagne.",
+        "I'm tired so keep this one short.",
+        "I've been lactose intolerant since I was a teenager, so no dairy for me.",
+    ],
+)
+def test_a_request_for_once_after_a_reason_is_no_rule(message: str) -> None:
+    assert facts(message, "instruction") == []
