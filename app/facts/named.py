@@ -43,7 +43,7 @@ from app.embeddings.static import DEFAULT_MODEL
 from app.facts.durable import NAMED_SLOTS, without_the_user_after
 from app.facts.vocabulary import NATIONALITIES, OCCUPATIONS
 from app.text.dictionary import in_the_dictionary
-from app.text.places import known_places
+from app.text.places import known_places, known_towns
 from app.text.words import fold
 
 NAMES_FILE = Path(__file__).parent / "named_model.npz"
@@ -149,14 +149,46 @@ MODIFIERS = 3
 """Words kept before an occupation at most."""
 
 
+_IN_A_JOB = re.compile(
+    r"\b(?i:i['’]m|i\s+am|im|work(?:s|ing)?\s+as|employed\s+as|job\s+as)\s+(?i:an?|the)\s+"
+    r"(?:(?:only|new|sole|lone|main|resident)\s+)?"
+    r"(?P<job>(?:(?:[A-Z]{2,4}|[a-z][a-z-]+)\s+){0,2}(?:[A-Z]{2,4}|[a-z][a-z-]+))"
+    r"(?=\s+(?:at|for|with|in|on)\b)"
+)
+"""An occupation said by its frame, whatever its words ("I'm an aquarist at the Deepwater
+Aquarium", "i'm a caseworker at Bridgehouse", "I'm the only IT person at Holloway & Pryce",
+"working as Elektriker in Zürich"): the list cannot hold every job."""
+_NO_JOB = frozenset(
+    "fan bit lot member customer client patient guest regular beginner newbie novice mess wreck "
+    "sucker stickler user subscriber resident visitor tourist shareholder parent mum mom dad "
+    "father mother wife husband partner sister brother son daughter friend one first last same "
+    "type kind sort big huge little part person people bunch pain nightmare fool idiot genius "
+    "expert fanatic addict nerd geek junkie believer lover hater victim survivor witness "
+    "volunteer student".split()
+)
+"""Words of the frame that say no job ("I'm a bit late for", "I'm a regular at", "I'm the one
+in charge"); "person" only with a word before it ("the IT person"); a volunteer or a student
+is in the list already."""
+
+
 def occupations_in(sentence: str) -> list[Named]:
     """The occupations a sentence mentions, each with the few words before it that say which
-    ("quantity surveyor", "night-shift nurse")."""
+    ("quantity surveyor", "night-shift nurse"), and one said by its frame (`_IN_A_JOB`)."""
     found = []
     for match in _OCCUPATION.finditer(sentence):
         start = _modifiers_start(sentence, match.start(), capitals=True)
         found.append(Named(start, match.end(), sentence[start : match.end()], fills="role"))
-    return found
+    for match in _IN_A_JOB.finditer(sentence):
+        words = match.group("job").split()
+        if any(o.start < match.end("job") and match.start("job") < o.end for o in found):
+            continue
+        if words[-1].lower() in _NO_JOB and not (words[-1] == "person" and len(words) > 1):
+            continue
+        if any(word.lower() in _NO_JOB - {"person"} for word in words):
+            continue
+        start, end = match.span("job")
+        found.append(Named(start, end, sentence[start:end], fills="role"))
+    return sorted(found, key=lambda named: named.start)
 
 
 TEAM_HEAD = re.compile(
@@ -280,6 +312,7 @@ def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> 
     cues = np.zeros((len(names), BUCKETS), dtype=np.float32)
     lower = sentence.lower()
     places = known_places()
+    towns = known_towns()
     first_person = bool(_FIRST_PERSON.search(lower))
     mentioned = mentions_in(sentence)
     for row, named in enumerate(names):
@@ -296,6 +329,7 @@ def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> 
             f"fills:{named.fills}",
             f"start:{named.start == 0}",
             f"place:{fold(named.name) in places}",
+            f"town:{named.name in towns}",
             f"first_person:{first_person}",
             f"q:{'?' in sentence}",
             *_after_cues(sentence, named, mentioned),

