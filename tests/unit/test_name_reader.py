@@ -21,6 +21,7 @@ from app.facts.named import (
     teams_in,
 )
 from app.facts.whose import is_the_users_now, mentions_of_the_user
+from app.text.places import known_places, known_towns
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 NAMES = NameReader.for_embedder(EMBEDDER)
@@ -662,3 +663,40 @@ def test_the_users_children_are_read_after_their_partner_or_a_parents_words(
 def test_children_of_someone_else_the_user_names_are_not_theirs() -> None:
     found = facts("my friend's kids Tom and Sue love our garden")
     assert not {value for slot, value in found if slot == "child"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "occupation"),
+    [
+        ("I'm an aquarist at the Deepwater Aquarium in Plymouth", "aquarist"),
+        ("i'm a caseworker at Bridgehouse Refugee Support", "caseworker"),
+        ("I'm the only IT person at Holloway & Pryce", "IT person"),
+        ("I'm a night shelf stacker at Tesco", "night shelf stacker"),
+    ],
+)
+def test_an_occupation_said_by_its_frame_is_one_whatever_its_words(
+    sentence: str, occupation: str
+) -> None:
+    assert occupation in [o.name for o in occupations_in(sentence)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm a bit late for the meeting",
+        "I'm a regular at the Crown",
+        "I'm the one in charge of snacks",
+        "I'm a huge fan of Arsenal",
+    ],
+)
+def test_a_frame_that_says_no_job_gives_no_occupation(sentence: str) -> None:
+    assert occupations_in(sentence) == []
+
+
+def test_a_job_no_list_holds_is_the_users_role() -> None:
+    assert ("role", "aquarist") in facts("I'm an aquarist at the Deepwater Aquarium in Plymouth.")
+
+
+def test_a_small_town_is_known_by_its_capitals() -> None:
+    assert {"Brixham", "Selby", "Oakham"} <= known_towns()
+    assert "Brixham" not in known_places().values()  # too small to be capitalised from lower case
