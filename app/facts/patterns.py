@@ -325,6 +325,16 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Works in {v}",
         flags=0,
     ),
+    Pattern(  # "my job is packing orders", "My job is to check the welding seams"
+        r"\b[Mm]y\s+(?:main\s+|actual\s+|day\s+|whole\s+)?(?:job|role)\s+(?:here\s+)?is\s+"
+        r"(?:to\s+|basically\s+|mostly\s+|mainly\s+|just\s+)?"
+        r"(?!(?:a|an|the|so|very|too|really|not|quite|pretty|hard|easy|fine|ok|okay|good|great|"
+        r"boring|stressful|busy|fun|safe|secure|gone|done|over|remote|hybrid|full|part|at|in|on|"
+        r"with|for)\b)"
+        rf"(?P<v>{PHRASE}){END}",
+        "responsibility",
+        "Is responsible for {v}",
+    ),
     Pattern(  # "She's made me responsible for the rota for our ward"
         r"\b(?:made|put|left)\s+me\s+(?:responsible\s+for|in\s+charge\s+of)\s+"
         rf"(?P<v>{PHRASE}){END}",
@@ -625,7 +635,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         # above leaves "… and I run" to this one, which reads the duty alone)
         rf"(?:\band\s+(?:I|me)|\b(?:I|[Mm]e)\s+and\s+[A-Z][\w'’-]+)\s+"
         r"(?:(?:basically|mostly|mainly|usually|both|also|now|still)\s+)?"
-        r"(?:run|do|handle|cover|own|manage|look\s+after|share|split)\s+"
+        r"(?:run|do|handle|cover|own|manage|look\s+after|share|split|maintain|support|teach|"
+        r"organi[sz]e|process|coordinate|build)\s+"
         rf"(?P<v>{_DUTY}){_DUTY_END}",
         "responsibility",
         "Is responsible for {v}",
