@@ -150,7 +150,8 @@ MODIFIERS = 3
 
 
 _IN_A_JOB = re.compile(
-    r"\b(?i:i['’]m|i\s+am|im|work(?:s|ing)?\s+as|employed\s+as|job\s+as)\s+(?i:an?|the)\s+"
+    r"\b(?:(?i:i['’]m|i\s+am|im)\s+(?i:an?|the)|"
+    r"(?i:work(?:s|ing)?|employed|job)\s+as(?:\s+(?i:an?|the))?)\s+"
     r"(?:(?:only|new|sole|lone|main|resident)\s+)?"
     r"(?P<job>(?:(?:[A-Z]{2,4}|[a-z][a-z-]+)\s+){0,2}(?:[A-Z]{2,4}|[a-z][a-z-]+))"
     r"(?=\s+(?:at|for|with|in|on)\b)"
