@@ -57,12 +57,15 @@ class EmbeddedExtractor:
     (`app.facts.durable`) and the name reader when meaning is on; offline, about 2 ms a message on
     2 cores (the patterns alone 0.6 ms).
 
-    `embedded-10` is the patterns with the durable and name readers, reading chat's spelling
+    `embedded-11` is the patterns with the durable and name readers, reading chat's spelling
     (dropped apostrophes, places, teams, tools and organisations in lower case) and its
     fragments, and a second fact of a message (what a clause's opening says, a name, product,
     occupation or team the name reader gives a slot: `app.facts.named`), nothing of what is
     made believe or quoted from others (`app.facts.make_believe`);
-    `embedded-10-patterns` the same patterns alone (`embedded-9` before products typed in lower
+    `embedded-11-patterns` the same patterns alone (`embedded-10` before habits said by how
+    often, rules asked for because of something lasting, employers named with their site, jobs
+    said by their frame, towns known by their capitals and duties said as "my job is …";
+    `embedded-9` before products typed in lower
     case, duties said with someone, languages settled per message, conditions and nationalities
     said in passing and heads that learned from 46 tuning sets; `embedded-8` before the name
     reader read the
@@ -80,7 +83,7 @@ class EmbeddedExtractor:
     ) -> None:
         self.reader = reader
         self.names = names
-        self.name = "embedded-10" if reader is not None else "embedded-10-patterns"
+        self.name = "embedded-11" if reader is not None else "embedded-11-patterns"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [

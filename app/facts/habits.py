@@ -40,6 +40,7 @@ _FREQUENCY = re.compile(
     rf"|each\s+(?:{_UNITS}|way)"
     rf"|most\s+(?:days|mornings|evenings|nights|weekends|weeks|lunchtimes|(?:{_DAYS})s)"
     rf"|(?:(?:on|at)\s+(?:the\s+)?)?weekends|(?:on\s+)?(?:{_DAYS})s"
+    rf"(?:\s*(?:,|and|&|n)\s*(?:{_DAYS})s?)*"
     rf"|(?:{_NUMBER}\s*(?:x|times)|once|twice)\s+(?:a|per|every|each)\s+(?:day|week|month|year|fortnight|night)"
     rf"|{_NUMBER}\s+(?:days|nights|mornings|evenings|shifts|afternoons)\s+(?:a|per)\s+(?:week|month|fortnight)"
     rf"|{_NUMBER}\s+[\w-]+\s+(?:a|per)\s+(?:day|night|week)"
@@ -89,7 +90,7 @@ _NOT_A_HABIT_VERB = frozenset(
         "intend used use wish would've wouldn't won't can cant can't cannot don't dont didn't "
         "didnt never stopped quit gave give gotta gonna going am is are was "
         "were be been being 'm ’m m 'd ’d 'll ’ll d ll think thought feel felt guess reckon "
-        "wonder know knew love like hate prefer enjoy miss missed had has got get started "
+        "wonder know knew love like hate prefer enjoy miss missed had has have got get started "
         "start"
     ).split()
 )
@@ -111,6 +112,9 @@ _NOT_NOW = re.compile(
     re.IGNORECASE,
 )
 """A frequency bounded to a past or a coming stretch, or said of what stopped."""
+_A_COUNT = re.compile(r"\s+\d")
+"""What "have" needs after it to say a habit: a count ("I have 3 espressos a day"; not "I have
+migraines most days", a condition, nor "we have a weekly meeting", a meeting)."""
 _ASKED = re.compile(
     r"\b(?:can|could|should|would|will|do|does|did|may|might|must|shall|is|are|am)\s*$",
     re.IGNORECASE,
@@ -165,6 +169,11 @@ def _verb_of_the_user(before: str) -> int | None:
         verb = found.group("verb")
         if found.group("aux") and not verb.lower().endswith("ing"):
             return None  # "I'm on duolingo every day", "I've been there every summer"
+        if verb.lower() == "have":
+            after = before[found.end("verb") :]
+            if not after.strip() or _A_COUNT.match(after):
+                # "I have 3 espressos a day" (the count opens the frequency), "we have 1:1s …"
+                return found.start("verb")
         return found.start("verb") if _a_habit_verb(verb) else None
     said_first = before.lstrip()
     then = list(_AND_THEN.finditer(said_first))

@@ -154,7 +154,7 @@ _IN_A_JOB = re.compile(
     r"(?i:work(?:s|ing)?|employed|job)\s+as(?:\s+(?i:an?|the))?)\s+"
     r"(?:(?:only|new|sole|lone|main|resident)\s+)?"
     r"(?P<job>(?:(?:[A-Z]{2,4}|[a-z][a-z-]+)\s+){0,2}(?:[A-Z]{2,4}|[a-z][a-z-]+))"
-    r"(?=\s+(?:at|for|with|in|on)\b)"
+    r"(?=\s+(?:at|for|with|in|on)\b)(?!\s+at\s+home\b)"
 )
 """An occupation said by its frame, whatever its words ("I'm an aquarist at the Deepwater
 Aquarium", "i'm a caseworker at Bridgehouse", "I'm the only IT person at Holloway & Pryce",
@@ -165,11 +165,17 @@ _NO_JOB = frozenset(
     "father mother wife husband partner sister brother son daughter friend one first last same "
     "type kind sort big huge little part person people bunch pain nightmare fool idiot genius "
     "expert fanatic addict nerd geek junkie believer lover hater victim survivor witness "
-    "volunteer student".split()
+    "volunteer student sleeper riser owl lark holder goer drinker eater smoker reader learner "
+    "listener diabetic asthmatic coeliac celiac epileptic insomniac introvert extrovert vegan "
+    "vegetarian stay".split()
 )
-"""Words of the frame that say no job ("I'm a bit late for", "I'm a regular at", "I'm the one
-in charge"); "person" only with a word before it ("the IT person"); a volunteer or a student
-is in the list already."""
+"""Words of the frame that say no job ("I'm a bit late for", "I'm a regular at", "I'm a light
+sleeper in summer", "I'm a diabetic on insulin"); a superlative neither ("I'm the youngest in my
+team"); "person" only after an acronym or a word of work ("the IT person", "the sales ops
+person"; not "a morning person"); a volunteer or a student is in the list already."""
+_OF_WORK = frozenset(
+    "ops admin support sales finance payroll data office systems tech it hr".split()
+)
 
 
 def occupations_in(sentence: str) -> list[Named]:
@@ -183,7 +189,11 @@ def occupations_in(sentence: str) -> list[Named]:
         words = match.group("job").split()
         if any(o.start < match.end("job") and match.start("job") < o.end for o in found):
             continue
-        if words[-1].lower() in _NO_JOB and not (words[-1] == "person" and len(words) > 1):
+        head = words[-1].lower()
+        if head == "person":
+            if len(words) == 1 or not (words[-2].isupper() or words[-2].lower() in _OF_WORK):
+                continue
+        elif head in _NO_JOB or head.endswith("est"):
             continue
         if any(word.lower() in _NO_JOB - {"person"} for word in words):
             continue

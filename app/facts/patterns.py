@@ -135,6 +135,14 @@ _DUTY = (
 """A duty: the words after "the" up to the first that says when, where or how ("the cash office
 every morning", "all the planning applications while he …")."""
 _DUTY_END = r"(?=\s|[,.;:!?)—–]|$)"
+_NO_DUTY = (
+    r"(?:a|an|the|so|very|too|really|not|quite|pretty|hard|easy|fine|ok|okay|good|great|boring|"
+    r"stressful|busy|fun|safe|secure|gone|done|over|remote|hybrid|full|part|at|in|on|with|for|"
+    r"killing|doing|driving|getting|making|giving|stressing|wearing|be|to\s+be|basically\s+(?:gone|"
+    r"impossible)|impossible|awful|terrible|hell|crap|rubbish|shit)\b"
+)
+"""What "my job is" says when it says no duty ("my job is killing me", "my job is to be honest
+pretty stressful", "my job is basically gone after the merger")."""
 """A duty ends at a whole word."""
 
 
@@ -327,10 +335,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(  # "my job is packing orders", "My job is to check the welding seams"
         r"\b[Mm]y\s+(?:main\s+|actual\s+|day\s+|whole\s+)?(?:job|role)\s+(?:here\s+)?is\s+"
-        r"(?:to\s+|basically\s+|mostly\s+|mainly\s+|just\s+)?"
-        r"(?!(?:a|an|the|so|very|too|really|not|quite|pretty|hard|easy|fine|ok|okay|good|great|"
-        r"boring|stressful|busy|fun|safe|secure|gone|done|over|remote|hybrid|full|part|at|in|on|"
-        r"with|for)\b)"
+        rf"(?!{_NO_DUTY})(?:(?:to|basically|mostly|mainly|just)\s+)?(?!{_NO_DUTY})"
         rf"(?P<v>{PHRASE}){END}",
         "responsibility",
         "Is responsible for {v}",

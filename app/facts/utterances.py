@@ -150,12 +150,20 @@ def standing(text: str) -> bool:
 _REQUEST = re.compile(
     rf"^(?:{_PLEASE}\s+no\b|(?:{_PLEASE}\s+|kindly\s+|just\s+)*(?:don'?t|don’t|do\s+not|never|"
     r"always|use|keep|skip|avoid|flag|answer|reply|respond|stop|tone|be|feel\s+free|stick|spell|"
-    r"leave|assume|include|mention|remind|go\s+easy|talk|double[- ]check|warn)\b)",
+    r"leave|assume|include|mention|remind|go\s+easy|talk|double[- ]check|warn|break)\b)",
     re.IGNORECASE,
 )
 """A rule for the assistant ("please use…", "don't suggest…", "skip the…"), not a request for
 one thing ("so please give me a recipe for lasagne"); "no …" only after a please ("so no dairy
 for me" says what the user avoids, not how to answer)."""
+_OF_THE_MOMENT = re.compile(
+    r"\b(?:today|tonight|tomorrow|now|right\s+now|about\s+to|this\s+(?:morning|afternoon|"
+    r"evening|week|time)|first\s+time|in\s+a\s+(?:rush|hurry)|running\s+late|later|soon|"
+    r"at\s+the\s+moment|currently)\b",
+    re.IGNORECASE,
+)
+"""A reason of the moment ("I'm about to start a night shift so answer fast", "it's my first
+time driving in snow, so please be specific"): its request is for now."""
 _SO_BEFORE = re.compile(r"\bso\s*,?\s*$", re.IGNORECASE)
 
 
@@ -168,6 +176,7 @@ def asked_because(sentence: str, clause: str) -> bool:
     return (
         at > 0
         and bool(_SO_BEFORE.search(sentence[:at]))
+        and not _OF_THE_MOMENT.search(sentence[:at])
         and bool(_REQUEST.match(clause))
         and not clause.endswith("?")
         and not for_once(clause)

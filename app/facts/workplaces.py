@@ -7,7 +7,9 @@ place that ends it (`app.text.places`: countries and cities of 50,000 people or 
 organisation is the employer and the place the office. Not split: a place that is part of the
 organisation's own name ("Bank of Ireland", "University of Leeds", "Leeds Beckett": the place
 opens it or follows "of"; "Hospital Santa Maria", "Grant Thornton": the rest is ordinary words).
-A firm named after two people ("Pryce Vaughan") whose second is also a town is split wrongly.
+Without a possessive or a word for the site, only an acronym's town is split ("KPMG Lagos",
+"IKEA Wembley"): a firm named after people or places ("Lockheed Martin", "Sidley Austin",
+"Banco Santander") ends with a town as often as not, so "Infosys Pune" stays whole.
 """
 
 from __future__ import annotations
@@ -36,16 +38,22 @@ class Site:
 def site_of(employer: str) -> Site | None:
     """The organisation and the place an employer's name ends with, if it ends with a known
     place (not an abbreviation: "Amazon UK" is a company's arm) that is not part of the
-    organisation's own name."""
-    words = _SITE_NOUN.sub("", employer.strip()).split()
+    organisation's own name: said as the organisation's ("Arup's Leeds"), with a word for the
+    site ("Deloitte Dublin office"), or after an acronym ("KPMG Lagos")."""
+    said = employer.strip()
+    site_said = bool(_SITE_NOUN.search(said))
+    words = _SITE_NOUN.sub("", said).split()
     places = known_places()
     for size in range(min(MAX_PLACE_WORDS, len(words) - 1), 0, -1):
         place = " ".join(words[-size:])
-        organisation = _POSSESSIVE.sub("", " ".join(words[:-size]))
+        before = " ".join(words[:-size])
+        organisation = _POSSESSIVE.sub("", before)
         if not place[:1].isupper() or place.isupper() or fold(place) not in places:
             continue
         if not organisation or _JOINS.search(organisation) or _a_common_noun(organisation):
             return None
+        if not (site_said or organisation != before or organisation.isupper()):
+            return None  # "Lockheed Martin", "Sidley Austin", "Banco Santander": the firm's name
         return Site(organisation, place)
     return None
 

@@ -1,5 +1,5 @@
 """Precision and recall of the embedded extractor on the labelled sets: the patterns alone
-(`embedded-10-patterns`) beside the patterns with the durable and name readers (`embedded-10`, the
+(`embedded-11-patterns`) beside the patterns with the durable and name readers (`embedded-11`, the
 default while meaning is on).
 
     .venv/bin/python ops/bench/extraction.py [path/to/labelled.jsonl] [--misses]

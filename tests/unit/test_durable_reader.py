@@ -103,8 +103,8 @@ def test_the_patterns_win_where_they_read_a_fact() -> None:
 
 
 def test_the_extractor_names_what_reads() -> None:
-    assert EmbeddedExtractor(None).name == "embedded-10-patterns"
-    assert EmbeddedExtractor(READER).name == "embedded-10"  # re-extraction re-runs older batches
+    assert EmbeddedExtractor(None).name == "embedded-11-patterns"
+    assert EmbeddedExtractor(READER).name == "embedded-11"  # re-extraction re-runs older batches
 
 
 @pytest.mark.parametrize(

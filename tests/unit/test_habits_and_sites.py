@@ -43,6 +43,8 @@ def facts(message: str, slot: str) -> list[str]:
         ("I work weekends at a pharmacy", "work weekends at a pharmacy"),
         ("I write poetry every night after my shift", "write poetry every night"),
         ("i stream on twitch 3 nights a week", "stream on twitch 3 nights a week"),
+        ("I teach piano on tuesdays and thursdays", "teach piano on tuesdays and thursdays"),
+        ("I have 3 espressos a day", "have 3 espressos a day"),
     ],
 )
 def test_a_habit_is_read_from_the_verb_to_how_often(clause: str, habit: str) -> None:
@@ -63,6 +65,8 @@ def test_a_habit_is_read_from_the_verb_to_how_often(clause: str, habit: str) -> 
         "I'm on duolingo every day",
         "I love swimming every morning",
         "I'll start going to the gym three times a week",
+        "I have migraines most days",
+        "we have a weekly meeting on mondays that always overruns",
     ],
 )
 def test_no_habit_from_a_want_someone_else_the_past_or_a_question(clause: str) -> None:
@@ -84,7 +88,6 @@ def test_a_duty_said_with_how_often_is_no_habit_of_its_own() -> None:
     ("employer", "site"),
     [
         ("KPMG Lagos", Site("KPMG", "Lagos")),
-        ("JD Sports Birmingham", Site("JD Sports", "Birmingham")),
         ("Arup's Leeds office", Site("Arup", "Leeds")),
         ("Santander's Milton Keynes", Site("Santander", "Milton Keynes")),
         ("Bank of Ireland", None),
@@ -92,6 +95,10 @@ def test_a_duty_said_with_how_often_is_no_habit_of_its_own() -> None:
         ("Leeds Beckett", None),
         ("Hospital Santa Maria", None),
         ("Grant Thornton", None),
+        ("Lockheed Martin", None),
+        ("Sidley Austin", None),
+        ("Banco Santander", None),
+        ("Deloitte's Dublin office", Site("Deloitte", "Dublin")),
         ("Amazon UK", None),
         ("Tesco", None),
     ],
@@ -112,6 +119,7 @@ def test_the_site_of_an_employer_is_the_office() -> None:
         ("I'm deaf, so please don't suggest podcasts.", "Please don't suggest podcasts"),
         ("I'm dyslexic so please keep sentences short and simple", "keep sentences short"),
         ("I'm a GP, so use proper medical terms with me.", "Use proper medical terms with me"),
+        ("I have ADHD, so break things into small steps", "Break things into small steps"),
     ],
 )
 def test_a_rule_asked_because_of_something_lasting_stands(message: str, rule: str) -> None:
@@ -124,7 +132,23 @@ def test_a_rule_asked_because_of_something_lasting_stands(message: str, rule: st
         "I'm vegan so please give me a recipe for lasagne.",
         "I'm tired so keep this one short.",
         "I've been lactose intolerant since I was a teenager, so no dairy for me.",
+        "I'm a nurse and I'm about to start a night shift so answer fast",
+        "I live in Leeds and it's my first time driving in snow, so please be specific",
     ],
 )
 def test_a_request_for_once_after_a_reason_is_no_rule(message: str) -> None:
     assert facts(message, "instruction") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["my job is killing me, I need a holiday", "my job is to be honest pretty stressful"],
+)
+def test_what_my_job_is_like_is_no_duty(message: str) -> None:
+    assert facts(message, "responsibility") == []
+
+
+def test_my_job_is_a_duty() -> None:
+    assert facts("I work at Amazon in Poznań, my job is packing orders.", "responsibility") == [
+        "packing orders"
+    ]

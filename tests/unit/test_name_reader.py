@@ -687,6 +687,11 @@ def test_an_occupation_said_by_its_frame_is_one_whatever_its_words(
         "I'm a regular at the Crown",
         "I'm the one in charge of snacks",
         "I'm a huge fan of Arsenal",
+        "I'm a light sleeper in summer",
+        "I'm a diabetic on insulin",
+        "I'm the youngest in my team at work",
+        "I'm a morning person at heart",
+        "I'm a stay at home dad",
     ],
 )
 def test_a_frame_that_says_no_job_gives_no_occupation(sentence: str) -> None:
