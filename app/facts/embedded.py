@@ -366,11 +366,17 @@ class EmbeddedExtractor:
 def _with_the_sites(items: list[Extracted]) -> list[Extracted]:
     """An employer named with its site ("KPMG Lagos", "Arup's Leeds office") is the
     organisation, and the site is the office (`app.facts.workplaces`), unless the sentence
-    named an office already."""
+    named an office already; an employer that is a known place is the office ("a PhD student
+    at Edinburgh")."""
     has_office = any(item.slot == "office" for item in items)
     found: list[Extracted] = []
     for item in items:
         site = site_of(item.value) if item.slot == "employer" and item.value else None
+        if item.slot == "employer" and fold(item.value or "") in known_places():
+            if not has_office:  # "a medical student at Cardiff": where, the town for its university
+                found.append(replace(item, slot="office"))
+                has_office = True
+            continue
         if site is None:
             found.append(item)
             continue

@@ -152,3 +152,9 @@ def test_my_job_is_a_duty() -> None:
     assert facts("I work at Amazon in Poznań, my job is packing orders.", "responsibility") == [
         "packing orders"
     ]
+
+
+def test_an_employer_that_is_a_town_is_where_the_user_works() -> None:
+    message = "I'm a medical student at Cardiff and the exams are in the afternoons."
+    assert facts(message, "office") == ["Cardiff"]
+    assert facts(message, "employer") == []
