@@ -340,6 +340,17 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "responsibility",
         "Is responsible for {v}",
     ),
+    Pattern(  # "I deliver for Evri round Ipswich", "I do domiciliary care round Bolton"
+        r"\bI(?:['’]m|\s+am)?\s+(?:(?:mostly|mainly|also|now|still|currently|usually)\s+)?"
+        r"(?:(?:drive|driving|ride|riding|cycle|cycling)\s+for\s+\S+|deliver|delivering|courier|"
+        r"couriering|clean|cleaning|do\s+(?:domiciliary\s+)?care|cover|covering|work|working)\b"
+        r"(?![^.!?]*\b(?:holiday|trip|visit|visiting|next|tomorrow|tonight|yesterday|last|"
+        r"this\s+weekend)\b)[^.!?;]{0,40}?"
+        rf"\b(?:a?round|all\s+over|across)\s+(?:the\s+)?(?P<v>{PLACE})",
+        "office",
+        "Works in {v}",
+        flags=0,
+    ),
     Pattern(  # "She's made me responsible for the rota for our ward"
         r"\b(?:made|put|left)\s+me\s+(?:responsible\s+for|in\s+charge\s+of)\s+"
         rf"(?P<v>{PHRASE}){END}",

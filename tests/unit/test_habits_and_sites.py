@@ -14,6 +14,7 @@ from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Turn
 from app.facts.habits import habits_in
 from app.facts.named import NameReader
+from app.facts.patterns import extract_sentence
 from app.facts.workplaces import Site, site_of
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
@@ -158,3 +159,27 @@ def test_an_employer_that_is_a_town_is_where_the_user_works() -> None:
     message = "I'm a medical student at Cardiff and the exams are in the afternoons."
     assert facts(message, "office") == ["Cardiff"]
     assert facts(message, "employer") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "town"),
+    [
+        ("I drive for Uber round Manchester, mostly airport runs through the night.", "Manchester"),
+        ("I do domiciliary care round Bolton, about 8 visits a shift.", "Bolton"),
+    ],
+)
+def test_where_a_round_goes_is_where_the_user_works(message: str, town: str) -> None:
+    assert facts(message, "office") == [town]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm cycling round Amsterdam on holiday next week, any tips?",
+        "I was working round Bristol yesterday and got a puncture",
+        "I'm working round Leeds next week for a conference",
+    ],
+)
+def test_no_pattern_reads_a_round_that_is_no_work_as_an_office(sentence: str) -> None:
+    found = extract_sentence(sentence, date(2026, 4, 1))
+    assert [item.value for item in found if item.slot == "office"] == []
