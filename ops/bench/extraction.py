@@ -349,7 +349,14 @@ DEFAULT_SETS = (
         "twelfth everyday held-out set (session 15: support chats, students, gig and shift "
         "workers, shop owners, hobbyists, lists and passing mentions), written before that "
         "session's changes by someone who had seen neither the extractor, its training data nor "
-        "the other sets; never tuned on",
+        "the other sets; measured at its start and end, then read for misses",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_13.jsonl",
+        "thirteenth everyday held-out set (session 15: parents, older people, carers, teachers, "
+        "lawyers, farmers, artists, newcomers, freelancers; corrections and contrasts), written at "
+        "that session's end by someone who had seen neither the extractor, its training data nor "
+        "the other sets; measured with the session's first and last code, never tuned on",
     ),
 )
 
