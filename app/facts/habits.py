@@ -31,7 +31,7 @@ _DAYS = (
     r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 )
 _UNITS = (
-    rf"day|weekday|morning|afternoon|evening|night|week|weekend|fortnight|month|year|summer|"
+    r"day|weekday|morning|afternoon|evening|night|week|weekend|fortnight|month|year|summer|"
     rf"winter|spring|autumn|season|lunchtime|lunch|break|shift|term|payday|{_DAYS}"
 )
 _FREQUENCY = re.compile(
@@ -41,8 +41,10 @@ _FREQUENCY = re.compile(
     rf"|most\s+(?:days|mornings|evenings|nights|weekends|weeks|lunchtimes|(?:{_DAYS})s)"
     rf"|(?:(?:on|at)\s+(?:the\s+)?)?weekends|(?:on\s+)?(?:{_DAYS})s"
     rf"(?:\s*(?:,|and|&|n)\s*(?:{_DAYS})s?)*"
-    rf"|(?:{_NUMBER}\s*(?:x|times)|once|twice)\s+(?:a|per|every|each)\s+(?:day|week|month|year|fortnight|night)"
-    rf"|{_NUMBER}\s+(?:days|nights|mornings|evenings|shifts|afternoons)\s+(?:a|per)\s+(?:week|month|fortnight)"
+    rf"|(?:{_NUMBER}\s*(?:x|times)|once|twice)\s+(?:a|per|every|each)\s+"
+    r"(?:day|week|month|year|fortnight|night)"
+    rf"|{_NUMBER}\s+(?:days|nights|mornings|evenings|shifts|afternoons)\s+(?:a|per)\s+"
+    r"(?:week|month|fortnight)"
     rf"|{_NUMBER}\s+[\w-]+\s+(?:a|per)\s+(?:day|night|week)"
     rf"|(?:daily|nightly|weekly|fortnightly|monthly)(?=\s*(?:$|[,.;:!?)—–-]|\s+(?:and|or|at|in|on|"
     rf"for|with|but|so|now|too|as|because|since|before|after|unless|if)\b))"
@@ -58,9 +60,9 @@ _ADVERBS = (
     r"get\s+to|have\s+to|then|both|all"
 )
 _SUBJECT = re.compile(
-    rf"(?:^|\b)(?:I|we|me\s+and\s+(?:my\s+)?[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?|"
-    rf"(?:my\s+)?[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+and\s+I)"
-    rf"(?P<aux>['’](?:m|re|ve\s+been)|\s+(?:am|are|have\s+been))?\s+"
+    r"(?:^|\b)(?:I|we|me\s+and\s+(?:my\s+)?[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?|"
+    r"(?:my\s+)?[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+and\s+I)"
+    r"(?P<aux>['’](?:m|re|ve\s+been)|\s+(?:am|are|have\s+been))?\s+"
     rf"(?:(?:{_ADVERBS})\s+)*(?P<verb>[a-z][a-z'’-]*)\b",
     re.IGNORECASE,
 )
@@ -127,7 +129,7 @@ MORE_WORDS = 5
 pharmacy", "forage in the woods most autumn weekends")."""
 _NOT_OF_IT = re.compile(
     r"(?:after|before|because|so|when|while|with|which|who|but|and|or|if|as|to|for|since|"
-    r"and|plus|though|unless|until|even)\b",
+    r"plus|though|unless|until|even)\b",
     re.IGNORECASE,
 )
 """… unless it opens with a word that starts a clause or a purpose of its own."""
