@@ -6,12 +6,13 @@ Bobby" (a name, and what to call them), "i'm 34 and just started running, any be
 (an age, inside a question). The durable reader reads the whole sentence first; its clauses let
 it find the second fact, and the fact said before a question or a request.
 
-A clause ends at a comma, a semicolon, a dash or a bracket, and before "but", "because" and
-their kin, before "so" when a subject or a request follows ("so I", "so please use short
-paragraphs"; "for so long" is one clause), and before
-"and" when a new subject follows ("and I", "and my") a subject of its own: "Irish and Dutch" and
-"my husband and I are vegan" stay whole. Leading joiners and fillers ("and", "so", "btw",
-"honestly") are dropped, so a clause reads as said on its own. Pieces of a single word are not
+A clause ends at a comma, a semicolon, a dash or a bracket, at a colon the question the sentence
+ends with follows ("so as a paramedic I get asked this a lot: is there …?"), before "but",
+"because" and their kin, before "so" when a subject or a request follows ("so I", "so please use
+short paragraphs"; "for so long" is one clause), and before "and" when a new subject follows
+("and I", "and my") a subject of its own: "Irish and Dutch" and "my husband and I are vegan"
+stay whole. Leading joiners and fillers ("and", "so", "btw", "honestly") are dropped, so a
+clause reads as said on its own. Pieces of a single word are not
 clauses.
 """
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 import re
 
 _BOUNDARY = re.compile(
-    r"(?<!\s)(?:\s*[,;]\s+|\s+[-—–]+\s+|\s*[—–]\s*|\s*\(\s*|\s*\)\s*"
+    r"(?<!\s)(?:\s*[,;]\s+|\s*:\s+(?=[^:?]*\?\s*$)|\s+[-—–]+\s+|\s*[—–]\s*|\s*\(\s*|\s*\)\s*"
     r"|\s+(?:but|because|cause|cos|though|although|whereas|while)\s+"
     r"|\s+so\s+(?=(?:i|i'm|i’m|i've|i’ve|we|my|our|it|that|they|he|she)\b)"
     r"|\s+so\s+(?=(?:please|pls|plz|kindly|don'?t|don’t|do\s+not|never|always|use|keep|skip|"

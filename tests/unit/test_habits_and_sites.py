@@ -183,3 +183,11 @@ def test_where_a_round_goes_is_where_the_user_works(message: str, town: str) -> 
 def test_no_pattern_reads_a_round_that_is_no_work_as_an_office(sentence: str) -> None:
     found = extract_sentence(sentence, date(2026, 4, 1))
     assert [item.value for item in found if item.slot == "office"] == []
+
+
+def test_what_is_said_before_a_question_after_a_colon_is_read() -> None:
+    message = (
+        "Right, so as a paramedic I get asked this a lot: is there a simple way to explain "
+        "atrial fibrillation to a scared patient?"
+    )
+    assert facts(message, "role") == ["paramedic"]
