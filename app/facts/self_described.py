@@ -363,11 +363,15 @@ def said_of_oneself(sentence: str) -> Iterator[Found]:
             if tool:
                 yield Found("fact", "uses", tool, f"Uses {tool}", match.start())
     for match in _FULL_NAME_BESIDE.finditer(sentence):
-        name = match.group("v") or match.group("v2") or match.group("v3")
+        name = match.group("v") or match.group("v2") or match.group("v3") or match.group("v4")
         if match.group("v") and len(name) < len(match.group("short")) + 3:
             continue
         if name.lower() not in NOT_NAMES:
             yield Found("fact", "name", name, f"Name is {name}", match.start())
+    for match in _EVERYONE_CALLS_ME.finditer(sentence):
+        short = match.group("v")
+        if short.lower() not in NOT_NAMES:
+            yield Found("fact", "preferred_name", short, f"Prefers to be called {short}", 0)
     for match in _IS_MY_MANAGER.finditer(sentence):
         name = match.group("v") or match.group("lower")
         if name.lower() not in _NOT_MANAGERS:
@@ -427,16 +431,27 @@ postgres", "it's mostly terraform all day"), since "mostly julia" may answer who
 old truck is mostly rust now" is no tool."""
 
 
+_EVERYONE = (
+    r"[Ee]veryone|[Ee]verybody|[Pp]eople|[Mm]ost\s+people|(?:[Aa]ll\s+)?[Mm]y\s+friends|"
+    r"[Ff]riends|[Ff]olks|[Ee]veryone\s+here|[Ee]veryone\s+at\s+work"
+)
 _FULL_NAME_BESIDE = re.compile(
     rf"\b[Cc]all\s+me\s+(?P<short>{_FIRST_NAME})\s*[,—–-]?\s*not\s+(?P<v>{_FIRST_NAME})\b|"
     rf"\b[Nn]obody\s+(?:uses|calls\s+me|says)\s+(?P<v2>{_FIRST_NAME})\s+"
     r"(?:except|but|apart\s+from|other\s+than|besides)\b|"
     rf"\b(?:[Ii]t['’]?s|[Ii]t\s+is)\s+(?P<v3>{_FIRST_NAME}(?:\s+{_FIRST_NAME})?)\s+on\s+my\s+"
-    r"(?:passport|birth\s+certificate|id|licen[cs]e)\b"
+    r"(?:passport|birth\s+certificate|id|licen[cs]e)\b|"
+    rf"\b(?:[Ii]t['’]?s|[Tt]his\s+is)\s+(?P<v4>{_FIRST_NAME})\s*,?\s+but\s+(?:{_EVERYONE})\s+"
+    r"call(?:s)?\s+me\b"
 )
+_EVERYONE_CALLS_ME = re.compile(
+    rf"\b(?:{_EVERYONE})\s+call(?:s)?\s+me\s+(?P<v>{_FIRST_NAME})\b(?!\s+(?:when|if|because)\b)"
+)
+"""The name one goes by, said as what others call one: "everyone calls me Libby", "my friends
+call me Jo"."""
 """The full name said beside the name one goes by: "call me Sam, not Samantha" (a longer name:
 "call me Sam, not Sammy" refuses a nickname), "nobody uses Johanna except my mum", "it's Robert
-on my passport but I go by Bobby"."""
+on my passport but I go by Bobby", "it's Elizabeth but everyone calls me Libby"."""
 
 
 _NOT_MANAGERS = NOT_NAMES | {"she", "he", "who", "that", "this", "it", "mine"}

@@ -191,3 +191,22 @@ def test_what_is_said_before_a_question_after_a_colon_is_read() -> None:
         "atrial fibrillation to a scared patient?"
     )
     assert facts(message, "role") == ["paramedic"]
+
+
+@pytest.mark.parametrize(
+    ("message", "name", "called"),
+    [
+        (
+            "Hiya, it's Elizabeth but everyone calls me Libby and I'd rather you did too.",
+            "Elizabeth",
+            "Libby",
+        ),
+        ("My name's Daniel but everyone calls me Dan, pls do too", "Daniel", "Dan"),
+        ("Name's Siddharth, though everyone calls me Sid.", "Siddharth", "Sid"),
+    ],
+)
+def test_the_name_everyone_calls_the_user_is_the_one_they_go_by(
+    message: str, name: str, called: str
+) -> None:
+    assert facts(message, "name") == [name]
+    assert facts(message, "preferred_name") == [called]
