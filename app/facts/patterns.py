@@ -792,6 +792,15 @@ of two patterns that read the same value into the same slot gives the fact): one
 _READERS: tuple[Reader, ...] = tuple(
     entry.reader() if isinstance(entry, Pattern) else entry for entry in PATTERNS
 )
+_INTRODUCTIONS: tuple[Reader, ...] = (
+    age_in_an_introduction,
+    name_said_as_here,
+    nationality_in_an_introduction,
+)
+"""The readers of an introduction's items, which a question or a request may open with too
+("Hi, I'm Mehmet, 44, type 2 diabetic — is a kebab a terrible lunch?", "Ayşe here, Turkish,
+living in Leiden, can you explain PERMANOVA?"): each is anchored at the opening that says who
+the user is, so the question's own words are never read."""
 
 
 _EVENT = re.compile(
@@ -835,10 +844,20 @@ def extract_sentence(sentence: str, said_on: date) -> list[Extracted]:
     if len(sentence) > MAX_SENTENCE_CHARS:
         return []
     if not keeps_open(sentence):
-        return list(_owned_devices(sentence, said_on))
+        introduced = [f for read in _INTRODUCTIONS for f in read(sentence)]
+        return list(_owned_devices(sentence, said_on)) + _as_items(
+            _drop_overlaps(introduced), [], sentence, said_on
+        )
     facts = [f for read in _READERS for f in read(sentence)]
     facts = _drop_overlaps(facts)
-    events = list(_events(sentence, facts))
+    return _as_items(facts, list(_events(sentence, facts)), sentence, said_on)
+
+
+def _as_items(
+    facts: list[Found], events: list[Found], sentence: str, said_on: date
+) -> list[Extracted]:
+    """The sentence's facts and events as extracted items, each with the span or the day the
+    sentence gives it."""
     days = SentenceDays.of(sentence, said_on)
     out: list[Extracted] = []
     for item in sorted(facts + events, key=lambda f: f.start):

@@ -210,3 +210,24 @@ def test_the_name_everyone_calls_the_user_is_the_one_they_go_by(
 ) -> None:
     assert facts(message, "name") == [name]
     assert facts(message, "preferred_name") == [called]
+
+
+@pytest.mark.parametrize(
+    ("message", "age"),
+    [
+        (
+            "Hi, I'm Mehmet, 44, type 2 diabetic — is a chicken kebab with rice a terrible lunch?",
+            "44",
+        ),
+        (
+            "im Dev, 17, from Birmingham, doing my A-levels, can u explain integration by parts",
+            "17",
+        ),
+    ],
+)
+def test_an_introduction_a_question_opens_with_is_read(message: str, age: str) -> None:
+    assert facts(message, "age") == [age]
+
+
+def test_no_age_of_someone_else_from_a_question() -> None:
+    assert facts("Meet Sarah, 29, is she too young to be a manager?", "age") == []
