@@ -152,8 +152,9 @@ type 2 diabetic"."""
 def age_in_an_introduction(sentence: str) -> Iterator[Found]:
     """An age said as one item of the list that introduces the user ("I'm a roofer, 52, knees are
     shot", "me: turkish, 31, at bosch in stuttgart", "korean, 26, living in leiden", "electrician,
-    23, just qualified", "Ayesha (34) — just relocated"): a number on its own between commas or in
-    brackets, after an opening that says who the user is ("I'm", "me:", "name's", a name, a
+    23, just qualified", "Ayesha (34) — just relocated", "20, nursing student"): a number on its
+    own between commas or in brackets, opening the message or after an opening that says who the
+    user is ("I'm", "me:", "name's", a name, a
     nationality or an occupation) and names no one else ("my son, 14, …", "Meet Sarah, 29")."""
     age = _LISTED_AGE.search(sentence, 0, _AN_INTRODUCTION_LONG)
     if age is None:
@@ -161,16 +162,18 @@ def age_in_an_introduction(sentence: str) -> Iterator[Found]:
     opening = sentence[: age.start()]
     if any(character.isdigit() for character in opening):
         return  # "I'm stuck on question 7, 20 and 33": numbers of something else
-    if _SOMEONE_ELSES.search(opening) or not _INTRODUCES_THE_USER.match(opening):
+    if _SOMEONE_ELSES.search(opening):
         return
+    if opening.strip(" ,:(") and not _INTRODUCES_THE_USER.match(opening):
+        return  # an age may open the message too: "20, nursing student", "27 and finally …"
     yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", age.start("v"))
 
 
 _AN_INTRODUCTION_LONG = 120
 """Characters of a sentence's opening an introduction's age is looked for in."""
 _LISTED_AGE = re.compile(
-    r"(?:[,:(]\s*)(?P<v>1[6-9]|[2-9]\d)\s*(?:yo|y/o|yrs?|years?(?:\s+old)?)?"
-    r"(?=\s*[,)]|\s+and\b|\s*[.!]?\s*$|\s*[.!?]\s|\s+[—–-]\s)",
+    r"(?:^\W*|[,:(]\s*)(?P<v>1[6-9]|[2-9]\d)\s*(?:yo|y/o|yrs?|years?(?:\s+old)?)?"
+    r"(?=\s*[,)]|\s+and\b|\s*[.!]?\s*$|\s*[.!?]\s|\s+[—–-]\s)(?!\s*[,)]?\s*(?:and\s+)?\d)",
     re.IGNORECASE,
 )
 _INTRODUCES_THE_USER = re.compile(

@@ -229,5 +229,18 @@ def test_an_introduction_a_question_opens_with_is_read(message: str, age: str) -
     assert facts(message, "age") == [age]
 
 
+@pytest.mark.parametrize(
+    ("message", "age"),
+    [
+        ("20, nursing student, and my whole life is on an ipad", ["20"]),
+        ("27 and finally starting to invest, where do i start", ["27"]),
+        ("15, 16 and 17 are my kids' ages", []),
+        ("30, 40 or 50 quid for a haircut?", []),
+    ],
+)
+def test_an_age_may_open_the_message(message: str, age: list[str]) -> None:
+    assert facts(message, "age") == age
+
+
 def test_no_age_of_someone_else_from_a_question() -> None:
     assert facts("Meet Sarah, 29, is she too young to be a manager?", "age") == []
