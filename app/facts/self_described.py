@@ -178,7 +178,7 @@ _LISTED_AGE = re.compile(
 )
 _INTRODUCES_THE_USER = re.compile(
     r"^\W*(?:(?:hi|hey|hello|hiya|ok|so)\W+)?(?:I['’]m\b|im\b|I\s+am\b|me\s*$|(?:my\s+)?name['’]s\b|"
-    r"my\s+name\s+is\b|(?-i:[A-Z][a-zà-ÿ'’-]+)\s*(?:here\b|$|[(,])|"
+    r"my\s+name\s+is\b|(?:(?:this\s+is|it['’]s)\s+)?(?-i:[A-Z])[\w'’-]+\s*(?:here\b|$|[(,—–])|"
     rf"(?:me\s*:\s*)?(?:(?:{NATIONALITIES})|(?:[\w-]+\s+){{0,2}}(?:{OCCUPATIONS})(?:e?s)?)"
     r"\s*(?:here\s*)?$)",
     re.IGNORECASE,
@@ -186,8 +186,10 @@ _INTRODUCES_THE_USER = re.compile(
 """An opening that says who the user is: "I'm …", "me: …", "name's …", a name alone, or a
 nationality or an occupation as the list's first item ("korean, 26", "electrician, 23")."""
 _SOMEONE_ELSES = re.compile(
-    r"\b(?:my|our|his|her|their)\s+(?!name\b)\w+|\b(?:meet|he|she|they)\b", re.IGNORECASE
+    r"\b(?:my|our|his|her|their)\s+(?!name\b)\w+|\b(?:meet|he|she|they)\b(?!/)", re.IGNORECASE
 )
+"""Someone else named in the opening ("my son, 14, …", "Meet Sarah, 29"); not the user's own
+pronouns ("Lars (he/him), Danish, 30")."""
 
 
 def name_said_as_here(sentence: str) -> Iterator[Found]:
@@ -198,24 +200,31 @@ def name_said_as_here(sentence: str) -> Iterator[Found]:
     match = _NAME_HERE.match(sentence)
     if match is None:
         return
-    name = match.group("v")
+    name = match.group("v") or match.group("v2")
     if fold(name) in known_places() or name.casefold() in _NOT_NAMED_HERE:
         return
     if _AN_OCCUPATION.fullmatch(name):
         return  # "Nurse here, nights on the cardiac ward"
-    yield Found("fact", "name", name, f"Name is {name}", match.start("v"))
+    yield Found(
+        "fact", "name", name, f"Name is {name}", match.start("v" if match.group("v") else "v2")
+    )
 
 
 _NAME_HERE = re.compile(
     rf"^\W*(?:(?i:hi|hey|hello|hiya)\W+)?(?:(?i:it['’]s)\s+)?(?P<v>{_FIRST_NAME}(?:\s+{_FIRST_NAME})?)"
     r"\s+(?i:here|again)\s*(?:[,.!;:—–-]|$)"
+    rf"|^\W*(?:(?i:hi|hey|hello|hiya)\W+)?(?i:this\s+is|it['’]s)\s+(?P<v2>{_FIRST_NAME})"
+    r"\s*(?:[,.!;:—–]|\s-\s|$)"
 )
+"""A name and "here" or "again" ("Wiremu here.", "it's Oskar again"), or "this is" or "it's" and
+a name alone ("This is Ana — Romanian, a pharmacist", "It's Eitan.")."""
 _AN_OCCUPATION = re.compile(rf"(?:{OCCUPATIONS})(?:e?s)?", re.IGNORECASE)
 _NOT_NAMED_HERE = frozenset(
     "same me everyone nobody someone anyone newbie noob new user guest mum mom dad admin "
     "monday tuesday wednesday thursday friday saturday sunday morning evening night "
     "january february march april may june july august september october november december "
-    "question update follow quick".split()
+    "question update follow quick christmas easter halloween ramadan diwali eid hanukkah "
+    "today tomorrow tonight yesterday time done fine true mr mrs ms miss dr prof".split()
 )
 
 
@@ -237,11 +246,12 @@ def nationality_in_an_introduction(sentence: str) -> Iterator[Found]:
 
 
 _LISTED_NATIONALITY = re.compile(
-    r"(?:^\W*|[,:(]\s*|\b(?:I['’]m|I\s+am|im)\s+(?:an?\s+)?|\b(?:hi|hey|hello)\W+(?:an?\s+)?)"
+    r"(?:^\W*|[,:(—–]\s*|\b(?:I['’]m|I\s+am|im)\s+(?:an?\s+)?|\b(?:hi|hey|hello)\W+(?:an?\s+)?)"
     rf"(?P<v>(?:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)"
     r"(?=\s*[,;)—–]|\s*[.!]?\s*$|\s+-\s|\s+here\b(?!\s+(?:is|are|was|isn|isn't)\b)|"
     r"\s+(?:but|and\s+(?:I|live|living|work)|btw|living|"
     r"based|born|working|guy|girl|woman|man|lady|bloke|national|expat|myself)\b"
+    r"|\s+in\s+(?-i:[A-Z])"
     rf"|\s+(?:[\w-]+\s+){{0,2}}(?:{OCCUPATIONS})(?:e?s)?\b)",
     re.IGNORECASE,
 )

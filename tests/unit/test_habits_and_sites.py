@@ -244,3 +244,27 @@ def test_an_age_may_open_the_message(message: str, age: list[str]) -> None:
 
 def test_no_age_of_someone_else_from_a_question() -> None:
     assert facts("Meet Sarah, 29, is she too young to be a manager?", "age") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("Ayşe here, Turkish, living in Leiden, PhD student.", "nationality", "Turkish"),
+        ("hi, Lars (he/him), Danish, 30, backend dev", "nationality", "Danish"),
+        ("hi, Lars (he/him), Danish, 30, backend dev", "age", "30"),
+        ("This is Ana — Romanian, a pharmacist, and allergic to penicillin.", "name", "Ana"),
+        (
+            "This is Ana — Romanian, a pharmacist, and allergic to penicillin.",
+            "nationality",
+            "Romanian",
+        ),
+        ("It's Eitan. I'm dyslexic, so please use short paragraphs.", "name", "Eitan"),
+    ],
+)
+def test_the_items_of_an_introduction(message: str, slot: str, value: str) -> None:
+    assert value in facts(message, slot)
+
+
+@pytest.mark.parametrize("message", ["It's Monday, ugh.", "It's Christmas!", "This is Mrs. Okafor"])
+def test_no_name_from_a_day_a_holiday_or_a_title(message: str) -> None:
+    assert facts(message, "name") == []
