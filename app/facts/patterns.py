@@ -22,7 +22,9 @@ from app.facts.extraction import Extracted
 from app.facts.found import Found, Reader, clean, listed_items
 from app.facts.people import counted_and_named, family, named_in_passing, said_in_brackets
 from app.facts.self_described import (
+    MORE_DIETS,
     age_in_an_introduction,
+    diet_in_an_introduction,
     kind_of_person,
     living_there_as,
     moved_or_started_without_a_subject,
@@ -292,7 +294,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "Follows a {v}",
     ),
     Pattern(  # "Went gluten-free in March after my coeliac diagnosis"
-        rf"(?:^|\bI\s+|\bI['’]ve\s+|\bwe\s+)(?:went|gone|switched\s+to)\s+(?P<v>{DIETS})\b",
+        rf"(?:^|\bI\s+|\bI['’]ve\s+|\bwe(?:['’]ve)?\s+)(?:just\s+|recently\s+)?(?:went|gone|switched\s+to)\s+"
+        rf"(?P<v>{DIETS}|{MORE_DIETS})\b",
         "diet",
         "Is {v}",
     ),
@@ -779,6 +782,7 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     age_in_an_introduction,
     name_said_as_here,
     nationality_in_an_introduction,
+    diet_in_an_introduction,
     ends,
     no_longer,
     _instructions,
@@ -796,6 +800,7 @@ _INTRODUCTIONS: tuple[Reader, ...] = (
     age_in_an_introduction,
     name_said_as_here,
     nationality_in_an_introduction,
+    diet_in_an_introduction,
 )
 """The readers of an introduction's items, which a question or a request may open with too
 ("Hi, I'm Mehmet, 44, type 2 diabetic — is a kebab a terrible lunch?", "Ayşe here, Turkish,

@@ -245,6 +245,34 @@ def nationality_in_an_introduction(sentence: str) -> Iterator[Found]:
         return
 
 
+def diet_in_an_introduction(sentence: str) -> Iterator[Found]:
+    """A diet said as one item of the list that introduces the user ("I'm 34, vegetarian, and
+    I've just started lifting", "I'm Zainab, accountant at Holm & Fry, vegetarian, and …",
+    "teetotal, so skip the wine pairings"), after an opening that says who the user is and
+    names no one else (as `age_in_an_introduction`)."""
+    if len(sentence.split()) < 2:
+        return  # "keto": a topic to ask about, not something said of oneself
+    for listed in _LISTED_DIET.finditer(sentence, 0, _AN_INTRODUCTION_LONG):
+        opening = sentence[: listed.start("v")]
+        if _SOMEONE_ELSES.search(opening):
+            return
+        if opening.strip(" ,:") and not _INTRODUCES_THE_USER.match(opening):
+            continue
+        value = listed.group("v")
+        yield Found("fact", "diet", value, f"Is {value}", listed.start("v"))
+        return
+
+
+MORE_DIETS = r"low[- ]carb|low[- ]fodmap|paleo|sugar[- ]free|teetotal|alcohol[- ]free"
+"""Diets the patterns read after "gone" or in an introduction's list, besides `DIETS`."""
+_LISTED_DIET = re.compile(
+    r"(?:^\W*|[,:(—–]\s*(?:and\s+)?|\band\s+)(?:(?:strictly|strict|fully|mostly)\s+)?"
+    rf"(?P<v>{DIETS}|{MORE_DIETS})"
+    r"(?=\s*[,;)—–.!?]|\s*$|\s+(?:and|but|so|btw|too|now|here|myself)\b)",
+    re.IGNORECASE,
+)
+
+
 _LISTED_NATIONALITY = re.compile(
     r"(?:^\W*|[,:(—–]\s*|\b(?:I['’]m|I\s+am|im)\s+(?:an?\s+)?|\b(?:hi|hey|hello)\W+(?:an?\s+)?)"
     rf"(?P<v>(?:{NATIONALITIES})(?:-(?:{NATIONALITIES}))?)"

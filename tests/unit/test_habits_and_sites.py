@@ -268,3 +268,21 @@ def test_the_items_of_an_introduction(message: str, slot: str, value: str) -> No
 @pytest.mark.parametrize("message", ["It's Monday, ugh.", "It's Christmas!", "This is Mrs. Okafor"])
 def test_no_name_from_a_day_a_holiday_or_a_title(message: str) -> None:
     assert facts(message, "name") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "diet"),
+    [
+        ("I'm 34, vegetarian, and I've just started lifting.", "vegetarian"),
+        ("I'm Jordanian, a lab technician at Nabil Labs in Irbid, and vegetarian.", "vegetarian"),
+        ("I was diagnosed with type 2 in July so I've gone low-carb.", "low-carb"),
+        ("we've gone dairy-free as a household since my partner's diagnosis.", "dairy-free"),
+        ("teetotal, so skip the wine pairings — what goes with a lamb tagine?", "teetotal"),
+    ],
+)
+def test_a_diet_said_as_an_item_of_an_introduction_or_gone(message: str, diet: str) -> None:
+    assert facts(message, "diet") == [diet]
+
+
+def test_no_diet_of_someone_else_in_an_introduction() -> None:
+    assert facts("my son, 14, vegetarian, won't eat anything green", "diet") == []
