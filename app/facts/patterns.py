@@ -299,14 +299,24 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "diet",
         "Is {v}",
     ),
-    Pattern(  # "I've got a shellfish allergy", "I have a severe nut allergy"
-        r"\bI(?:['’]ve|\s+have)?\s+(?:got\s+)?an?\s+(?:severe\s+|mild\s+|bad\s+)?"
-        r"(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+allergy\b",
+    Pattern(  # "I've got a shellfish allergy", "a peanut and sesame allergy", "and a nut allergy"
+        r"(?:\bI(?:['’]ve|\s+have)?\s+(?:got\s+)?|\band\s+)an?\s+(?:severe\s+|mild\s+|bad\s+)?"
+        r"(?P<v>[\w-]+(?:\s+[\w-]+)?(?:\s*(?:,|and|&)\s*[\w-]+(?:\s+[\w-]+)?)*)\s+allergy\b",
+        "allergy",
+        "Is allergic to {v}",
+        many=True,
+    ),
+    Pattern(  # "Peanut allergy, severe.", "nut allergy here (proper epipen one)"
+        r"^\W*(?:(?:a|severe|mild|bad)\s+)?"
+        r"(?!(?:proper|real|serious|actual|an|the|my|food|an?\s+actual)\b)"
+        r"(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+allergy\b"
+        r"(?=\s*(?:[,.;:!(—–]|$)|\s+(?:here|btw|fyi|person|sufferer)\b)",
         "allergy",
         "Is allergic to {v}",
     ),
-    Pattern(
-        rf"{I_AM}\s+(?:severely\s+)?allergic\s+to\s+(?P<v>{PHRASE}){END}",
+    Pattern(  # "I'm allergic to penicillin and latex", "coeliac and also allergic to sesame"
+        rf"(?:{I_AM}\s+|\b(?:and|also)\s+|^\W*)(?:also\s+|severely\s+|very\s+|badly\s+)?"
+        rf"allergic\s+to\s+(?P<v>{PHRASE}){END}",
         "allergy",
         "Is allergic to {v}",
         many=True,

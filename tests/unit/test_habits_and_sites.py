@@ -286,3 +286,23 @@ def test_a_diet_said_as_an_item_of_an_introduction_or_gone(message: str, diet: s
 
 def test_no_diet_of_someone_else_in_an_introduction() -> None:
     assert facts("my son, 14, vegetarian, won't eat anything green", "diet") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "allergies"),
+    [
+        (
+            "I have a peanut and sesame allergy and the school is doing a food day",
+            ["peanut", "sesame"],
+        ),
+        (
+            "allergic to penicillin and shellfish — what should I tell the clinic?",
+            ["penicillin", "shellfish"],
+        ),
+        ("I'm coeliac and also allergic to sesame, which rules out most takeaways.", ["sesame"]),
+        ("Peanut allergy, severe. Are these cookies safe?", ["Peanut"]),
+        ("my son is allergic to eggs", []),
+    ],
+)
+def test_allergies_listed_or_said_in_passing(message: str, allergies: list[str]) -> None:
+    assert facts(message, "allergy") == allergies
