@@ -811,11 +811,12 @@ _INTRODUCTIONS: tuple[Reader, ...] = (
     name_said_as_here,
     nationality_in_an_introduction,
     diet_in_an_introduction,
+    _call_me,
 )
 """The readers of an introduction's items, which a question or a request may open with too
 ("Hi, I'm Mehmet, 44, type 2 diabetic — is a kebab a terrible lunch?", "Ayşe here, Turkish,
-living in Leiden, can you explain PERMANOVA?"): each is anchored at the opening that says who
-the user is, so the question's own words are never read."""
+living in Leiden, can you explain PERMANOVA?", "can you call me Sammy tho?"): each is anchored
+at the opening that says who the user is, so the question's own words are never read."""
 
 
 _EVENT = re.compile(

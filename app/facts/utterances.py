@@ -184,13 +184,18 @@ def asked_because(sentence: str, clause: str) -> bool:
 
 
 CALL_ME = re.compile(
-    rf"^(?:(?:btw|so|oh|and)\s*,?\s+)?(?:[Pp]lease\s+|[Pp]ls\s+)?(?:[Jj]ust\s+)?[Cc]all\s+me\s+"
+    rf"^(?:(?:btw|so|oh|and)\s*,?\s+)?(?:[Pp]lease\s+|[Pp]ls\s+)?(?:[Jj]ust\s+|[Aa]lways\s+)?"
+    r"(?:(?:[Cc]an|[Cc]ould|[Ww]ould)\s+(?:you|u)\s+(?:please\s+|pls\s+)?|[Yy]ou\s+can\s+|"
+    r"I['’]d\s+(?:like|love|prefer)\s+(?:it\s+if\s+)?(?:you|u)\s+(?:to\s+)?)?"
+    r"(?:[Cc]all|[Aa]ddress)\s+me\s+(?:as\s+)?"
     r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight|"
-    rf"Later|Back|Now|Asap|ASAP)\b)({NAME}|[A-Z]{{2,3}})(?:\s+(?:pls|please|plz|thanks|thx))?"
+    rf"Later|Back|Now|Asap|ASAP)\b)({NAME}|[A-Z]{{2,3}})"
+    r"(?:\s+(?:pls|please|plz|thanks|thx|tho|though|instead|from\s+now\s+on))?"
     r"(?:\s*[.!]?$|\s*[,—–-]\s*(?!(?:and|or|if|when|at|on|tomorrow|tonight|later)\b))"
 )
-"""A name to be called by, said alone or before more about it ("call me Sam, not Samantha"); not
-a request to ring ("call me at 5", "call me tomorrow, ok?")."""
+"""A name to be called by, said alone or before more about it ("call me Sam, not Samantha",
+"pls always call me Kat", "can you call me Sammy tho", "I'd like you to call me Ren", "address
+me as Sam"); not a request to ring ("call me at 5", "call me tomorrow, ok?")."""
 
 
 def _is_momentary(sentence: str) -> bool:

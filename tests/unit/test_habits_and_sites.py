@@ -306,3 +306,18 @@ def test_no_diet_of_someone_else_in_an_introduction() -> None:
 )
 def test_allergies_listed_or_said_in_passing(message: str, allergies: list[str]) -> None:
     assert facts(message, "allergy") == allergies
+
+
+@pytest.mark.parametrize(
+    ("message", "called"),
+    [
+        ("pls always call me Kat, not Katarzyna", ["Kat"]),
+        ("i'm Oluwaseun, call me Seun tho. 33, nigerian", ["Seun"]),
+        ("I'd like you to call me Ren, not Renata.", ["Ren"]),
+        ("sam here. can you call me Sammy tho, everyone at work does", ["Sammy"]),
+        ("can you call me tomorrow?", []),
+        ("could you call me back?", []),
+    ],
+)
+def test_the_name_asked_to_be_called_by(message: str, called: list[str]) -> None:
+    assert facts(message, "preferred_name") == called
