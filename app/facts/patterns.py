@@ -295,12 +295,15 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(  # "Went gluten-free in March after my coeliac diagnosis"
         rf"(?:^|\bI\s+|\bI['’]ve\s+|\bwe(?:['’]ve)?\s+)(?:just\s+|recently\s+)?(?:went|gone|switched\s+to)\s+"
-        rf"(?P<v>{DIETS}|{MORE_DIETS})\b",
+        rf"(?P<v>{DIETS}|{MORE_DIETS})\b"
+        r"(?![^.!?]*\b(?:for\s+a\s+(?:week|month|bit|while|few)|this\s+week|as\s+a\s+challenge|"
+        r"once)\b)",
         "diet",
         "Is {v}",
     ),
     Pattern(  # "I've got a shellfish allergy", "a peanut and sesame allergy", "and a nut allergy"
-        r"(?:\bI(?:['’]ve|\s+have)?\s+(?:got\s+)?|\band\s+)an?\s+(?:severe\s+|mild\s+|bad\s+)?"
+        r"(?:\bI(?:['’]ve|\s+have)?\s+(?:got\s+)?|^(?:I|I['’]ve|I['’]m|im)\b[^.!?]*?\band\s+)"
+        r"an?\s+(?:severe\s+|mild\s+|bad\s+)?"
         r"(?P<v>[\w-]+(?:\s+[\w-]+)?(?:\s*(?:,|and|&)\s*[\w-]+(?:\s+[\w-]+)?)*)\s+allergy\b",
         "allergy",
         "Is allergic to {v}",
@@ -310,12 +313,15 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         r"^\W*(?:(?:a|severe|mild|bad)\s+)?"
         r"(?!(?:proper|real|serious|actual|an|the|my|food|an?\s+actual)\b)"
         r"(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+allergy\b"
-        r"(?=\s*(?:[,.;:!(—–]|$)|\s+(?:here|btw|fyi|person|sufferer)\b)",
+        r"(?=\s*[,.;:!(—–]|\s+(?:here|btw|fyi|person|sufferer)\b)"
+        r"(?![^.!?]*\b(?:friend|son|daughter|kids?|child|children|wife|husband|partner|mum|dad|"
+        r"not\s+mine|asking\s+for)\b)",
         "allergy",
         "Is allergic to {v}",
     ),
     Pattern(  # "I'm allergic to penicillin and latex", "coeliac and also allergic to sesame"
-        rf"(?:{I_AM}\s+|\b(?:and|also)\s+|^\W*)(?:also\s+|severely\s+|very\s+|badly\s+)?"
+        rf"(?:{I_AM}\s+|^(?:I['’]m|I\s+am|im)\b[^.!?]*?\b(?:and|also)\s+|^\W*)"
+        r"(?:also\s+|severely\s+|very\s+|badly\s+)?"
         rf"allergic\s+to\s+(?P<v>{PHRASE}){END}",
         "allergy",
         "Is allergic to {v}",

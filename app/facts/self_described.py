@@ -166,6 +166,8 @@ def age_in_an_introduction(sentence: str) -> Iterator[Found]:
         return
     if opening.strip(" ,:(") and not _INTRODUCES_THE_USER.match(opening):
         return  # an age may open the message too: "20, nursing student", "27 and finally …"
+    if not opening.strip(" ,:(") and _opens_with_a_topic(sentence[age.end("v") :]):
+        return
     yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", age.start("v"))
 
 
@@ -178,7 +180,7 @@ _LISTED_AGE = re.compile(
 )
 _INTRODUCES_THE_USER = re.compile(
     r"^\W*(?:(?:hi|hey|hello|hiya|ok|so)\W+)?(?:I['’]m\b|im\b|I\s+am\b|me\s*$|(?:my\s+)?name['’]s\b|"
-    r"my\s+name\s+is\b|(?:(?:this\s+is|it['’]s)\s+)?(?-i:[A-Z])[\w'’-]+\s*(?:here\b|$|[(,—–])|"
+    r"my\s+name\s+is\b|(?:this\s+is\s+)?(?-i:[A-Z])[\w'’-]+\s*(?:here\b|$|[(,—–])|"
     rf"(?:me\s*:\s*)?(?:(?:{NATIONALITIES})|(?:[\w-]+\s+){{0,2}}(?:{OCCUPATIONS})(?:e?s)?)"
     r"\s*(?:here\s*)?$)",
     re.IGNORECASE,
@@ -186,10 +188,31 @@ _INTRODUCES_THE_USER = re.compile(
 """An opening that says who the user is: "I'm …", "me: …", "name's …", a name alone, or a
 nationality or an occupation as the list's first item ("korean, 26", "electrician, 23")."""
 _SOMEONE_ELSES = re.compile(
-    r"\b(?:my|our|his|her|their)\s+(?!name\b)\w+|\b(?:meet|he|she|they)\b(?!/)", re.IGNORECASE
+    r"\b(?:my|our|his|her|their)\s+(?!name\b)\w+|\b(?:meet|he|she|they)\b(?!/)"
+    r"|\b(?:for|with|to|and|buying|cooking)\s+(?-i:[A-Z])[a-z]+",
+    re.IGNORECASE,
 )
-"""Someone else named in the opening ("my son, 14, …", "Meet Sarah, 29"); not the user's own
-pronouns ("Lars (he/him), Danish, 30")."""
+"""Someone else named in the opening ("my son, 14, …", "Meet Sarah, 29", "I'm buying a gift for
+Tom, 30"); not the user's own pronouns ("Lars (he/him), Danish, 30")."""
+_NOT_AN_INTRODUCTION_NEXT = re.compile(
+    r"\s*[,.)]?\s*(?:that['’]?s|thats|that|is|was|were|she|he|they|it|its|it['’]s|or|vs|"
+    r"and\s+(?:still|counting|no|nothing|not)|minutes|mins|hours|quid|pounds|euros|dollars|"
+    r"options|do|does|did|can|could|should|would|will|how|what|which|why|worth|good|healthy|"
+    r"(?:vegan|vegetarian|pescatarian|halal|kosher|keto)\b)\b",
+    re.IGNORECASE,
+)
+"""What follows an item that opens a message when the item is a topic, a count or a choice, not
+something said of the user ("22, that's how many push ups", "keto, is it good for you?",
+"vegan, vegetarian or pescatarian — which", "60 and still no reply")."""
+_SOMEONE_ELSES_AFTER = re.compile(
+    r"^[^.!?]{0,40}?\b(?:my|our|his|her|their)\s+(?:nan|gran|grandma|grandad|mum|mom|dad|son|"
+    r"daughter|kid|kids|child|wife|husband|partner|friend|brother|sister|boss)\b|"
+    r"^[^.!?]{0,20}?\b(?:she|he|they)['’]?s?\b|^[^.!?]{0,30}?\b(?:a\s+friend|not\s+mine|"
+    r"asking\s+for)\b",
+    re.IGNORECASE,
+)
+"""Someone else named just after an item that opens a message ("90, she's 90 this year, my
+nan", "Cat allergy, a friend has one")."""
 
 
 def name_said_as_here(sentence: str) -> Iterator[Found]:
@@ -214,10 +237,12 @@ _NAME_HERE = re.compile(
     rf"^\W*(?:(?i:hi|hey|hello|hiya)\W+)?(?:(?i:it['’]s)\s+)?(?P<v>{_FIRST_NAME}(?:\s+{_FIRST_NAME})?)"
     r"\s+(?i:here|again)\s*(?:[,.!;:—–-]|$)"
     rf"|^\W*(?:(?i:hi|hey|hello|hiya)\W+)?(?i:this\s+is|it['’]s)\s+(?P<v2>{_FIRST_NAME})"
-    r"\s*(?:[,.!;:—–]|\s-\s|$)"
+    rf"\s*(?:[.!]\s*$|[,—–:]\s*(?=(?:(?i:{NATIONALITIES})|\d{{2}}\b|(?i:I['’]m|I\s+am|im)\b)))"
 )
 """A name and "here" or "again" ("Wiremu here.", "it's Oskar again"), or "this is" or "it's" and
-a name alone ("This is Ana — Romanian, a pharmacist", "It's Eitan.")."""
+a name alone, as a sentence of its own ("It's Eitan."), or before an introduction's next item, a
+nationality, an age or "I'm" ("This is Ana — Romanian, a pharmacist"); not "This is Spotify —
+how do I cancel", "It's Ikea, they never have anything", "This is Jake, my flatmate"."""
 _AN_OCCUPATION = re.compile(rf"(?:{OCCUPATIONS})(?:e?s)?", re.IGNORECASE)
 _NOT_NAMED_HERE = frozenset(
     "same me everyone nobody someone anyone newbie noob new user guest mum mom dad admin "
@@ -240,6 +265,8 @@ def nationality_in_an_introduction(sentence: str) -> Iterator[Found]:
             return
         if opening.strip(" ,:") and not _INTRODUCES_THE_USER.match(opening):
             continue
+        if not opening.strip(" ,:") and _A_TOWN_AFTER.match(sentence, listed.end("v")):
+            continue  # "Chinese in Leeds — where's good for dim sum?": a cuisine
         value = listed.group("v")
         yield Found("fact", "nationality", value, f"Is {value}", listed.start("v"))
         return
@@ -258,9 +285,20 @@ def diet_in_an_introduction(sentence: str) -> Iterator[Found]:
             return
         if opening.strip(" ,:") and not _INTRODUCES_THE_USER.match(opening):
             continue
+        if not opening.strip(" ,:") and _opens_with_a_topic(sentence[listed.end("v") :]):
+            return
         value = listed.group("v")
         yield Found("fact", "diet", value, f"Is {value}", listed.start("v"))
         return
+
+
+_A_TOWN_AFTER = re.compile(r"\s+in\s+[A-Z]")
+
+
+def _opens_with_a_topic(after: str) -> bool:
+    """Whether what follows an item opening the message makes it a topic, a count, a choice or
+    someone else's (see `_NOT_AN_INTRODUCTION_NEXT`, `_SOMEONE_ELSES_AFTER`)."""
+    return bool(_NOT_AN_INTRODUCTION_NEXT.match(after) or _SOMEONE_ELSES_AFTER.match(after))
 
 
 MORE_DIETS = r"low[- ]carb|low[- ]fodmap|paleo|sugar[- ]free|teetotal|alcohol[- ]free"
@@ -411,7 +449,7 @@ def said_of_oneself(sentence: str) -> Iterator[Found]:
             yield Found("fact", "name", name, f"Name is {name}", match.start())
     for match in _EVERYONE_CALLS_ME.finditer(sentence):
         short = match.group("v")
-        if short.lower() not in NOT_NAMES:
+        if short.lower() not in NOT_NAMES and short.lower() not in NOT_CALLED:
             yield Found("fact", "preferred_name", short, f"Prefers to be called {short}", 0)
     for match in _IS_MY_MANAGER.finditer(sentence):
         name = match.group("v") or match.group("lower")
@@ -472,6 +510,12 @@ postgres", "it's mostly terraform all day"), since "mostly julia" may answer who
 old truck is mostly rust now" is no tool."""
 
 
+NOT_CALLED = frozenset(
+    "mum mom mummy mommy dad daddy nan nana gran granny grandma grandad grandpa sir madam boss "
+    "doctor uber taxi monday tuesday wednesday thursday friday saturday sunday".split()
+)
+"""Words "call me" is followed by that are no name one goes by ("my friends call me Mum because
+I'm the organised one", "can u call me Uber", "call me Monday morning")."""
 _EVERYONE = (
     r"[Ee]veryone|[Ee]verybody|[Pp]eople|[Mm]ost\s+people|(?:[Aa]ll\s+)?[Mm]y\s+friends|"
     r"[Ff]riends|[Ff]olks|[Ee]veryone\s+here|[Ee]veryone\s+at\s+work"
@@ -486,7 +530,8 @@ _FULL_NAME_BESIDE = re.compile(
     r"call(?:s)?\s+me\b"
 )
 _EVERYONE_CALLS_ME = re.compile(
-    rf"\b(?:{_EVERYONE})\s+call(?:s)?\s+me\s+(?P<v>{_FIRST_NAME})\b(?!\s+(?:when|if|because)\b)"
+    rf"\b(?:{_EVERYONE})\s+(?:all\s+)?call(?:s)?\s+me\s+(?P<v>{_FIRST_NAME})\b"
+    r"(?!\s+(?:when|if|because|morning|afternoon|evening|tonight|tomorrow|at|on)\b)"
 )
 """The name one goes by, said as what others call one: "everyone calls me Libby", "my friends
 call me Jo"."""

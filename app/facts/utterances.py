@@ -189,9 +189,9 @@ CALL_ME = re.compile(
     r"I['’]d\s+(?:like|love|prefer)\s+(?:it\s+if\s+)?(?:you|u)\s+(?:to\s+)?)?"
     r"(?:[Cc]all|[Aa]ddress)\s+me\s+(?:as\s+)?"
     r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight|"
-    rf"Later|Back|Now|Asap|ASAP)\b)({NAME}|[A-Z]{{2,3}})"
+    rf"Later|Back|Now|Asap|ASAP|Uber|Taxi|Doctor|Mum|Mom|Dad|Sir|Madam)\b)({NAME}|[A-Z]{{2,3}})"
     r"(?:\s+(?:pls|please|plz|thanks|thx|tho|though|instead|from\s+now\s+on))?"
-    r"(?:\s*[.!]?$|\s*[,—–-]\s*(?!(?:and|or|if|when|at|on|tomorrow|tonight|later)\b))"
+    r"(?:\s*[.!?]?$|\s*[,—–-]\s*(?!(?:and|or|if|when|at|on|tomorrow|tonight|later)\b))"
 )
 """A name to be called by, said alone or before more about it ("call me Sam, not Samantha",
 "pls always call me Kat", "can you call me Sammy tho", "I'd like you to call me Ren", "address

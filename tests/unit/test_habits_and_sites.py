@@ -321,3 +321,29 @@ def test_allergies_listed_or_said_in_passing(message: str, allergies: list[str])
 )
 def test_the_name_asked_to_be_called_by(message: str, called: list[str]) -> None:
     assert facts(message, "preferred_name") == called
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("60 and still no reply from the landlord after 3 weeks. what do i do", "age"),
+        ("90, she's 90 this year, my nan. what should i get her", "age"),
+        ("I'm buying a gift for Tom, 30, what should I get?", "age"),
+        ("This is Spotify — how do I cancel my premium?", "name"),
+        ("It's Ikea, they never have anything in stock.", "name"),
+        ("This is Jake, my flatmate, he wants to ask you about his CV", "name"),
+        ("Mexican in London is the best restaurant name ever, right?", "nationality"),
+        ("Chinese in Leeds — where's good for dim sum?", "nationality"),
+        ("my friends call me Mum because I'm always the organised one lol", "preferred_name"),
+        ("my friends call me Monday morning if they need a lift", "preferred_name"),
+        ("can u call me Uber, im stuck outside", "preferred_name"),
+        ("keto, is it actually good for weight loss?", "diet"),
+        ("vegan, vegetarian or pescatarian — which is best for the planet?", "diet"),
+        ("we went paleo for a week once and hated it", "diet"),
+        ("Cat allergy, a friend has one — can I still visit?", "allergy"),
+        ("my son has asthma and a peanut allergy", "allergy"),
+        ("my wife is coeliac and also allergic to sesame", "allergy"),
+    ],
+)
+def test_no_fact_of_the_user_from_a_topic_a_count_or_someone_else(message: str, slot: str) -> None:
+    assert facts(message, slot) == []
