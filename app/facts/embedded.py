@@ -256,18 +256,8 @@ class EmbeddedExtractor:
                 for habit in habits_in(clause):
                     if any(value in fold(habit.value) for value in given):
                         continue  # "I do the cash office every morning": a duty
-                    span = span_of(clause, said_on)
-                    items.append(
-                        Extracted(
-                            kind="fact",
-                            text=as_said(clause),
-                            said_on=said_on,
-                            slot="habit",
-                            value=habit.value,
-                            valid_from=span.valid_from,
-                            valid_until=span.valid_until,
-                        )
-                    )
+                    reading = Reading("habit", habit.value, as_said(clause))
+                    items.append(_as_fact(reading, clause, said_on))
 
     @staticmethod
     def _read_the_names(
@@ -371,12 +361,15 @@ def _with_the_sites(items: list[Extracted]) -> list[Extracted]:
     has_office = any(item.slot == "office" for item in items)
     found: list[Extracted] = []
     for item in items:
-        site = site_of(item.value) if item.slot == "employer" and item.value else None
-        if item.slot == "employer" and fold(item.value or "") in known_places():
+        if item.slot != "employer" or not item.value:
+            found.append(item)
+            continue
+        if fold(item.value) in known_places():
             if not has_office:  # "a medical student at Cardiff": where, the town for its university
                 found.append(replace(item, slot="office"))
                 has_office = True
             continue
+        site = site_of(item.value)
         if site is None:
             found.append(item)
             continue

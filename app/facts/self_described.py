@@ -162,11 +162,9 @@ def age_in_an_introduction(sentence: str) -> Iterator[Found]:
     opening = sentence[: age.start()]
     if any(character.isdigit() for character in opening):
         return  # "I'm stuck on question 7, 20 and 33": numbers of something else
-    if _SOMEONE_ELSES.search(opening):
-        return
-    if opening.strip(" ,:(") and not _INTRODUCES_THE_USER.match(opening):
+    if _SOMEONE_ELSES.search(opening) or not _introduces_the_user(opening):
         return  # an age may open the message too: "20, nursing student", "27 and finally …"
-    if not opening.strip(" ,:(") and _opens_with_a_topic(sentence[age.end("v") :]):
+    if _opens_the_message(opening) and _opens_with_a_topic(sentence[age.end("v") :]):
         return
     yield Found("fact", "age", age.group("v"), f"Is {age.group('v')} years old", age.start("v"))
 
@@ -263,9 +261,9 @@ def nationality_in_an_introduction(sentence: str) -> Iterator[Found]:
         opening = sentence[: listed.start("v")]
         if _SOMEONE_ELSES.search(opening):
             return
-        if opening.strip(" ,:") and not _INTRODUCES_THE_USER.match(opening):
+        if not _introduces_the_user(opening):
             continue
-        if not opening.strip(" ,:") and _A_TOWN_AFTER.match(sentence, listed.end("v")):
+        if _opens_the_message(opening) and _A_TOWN_AFTER.match(sentence, listed.end("v")):
             continue  # "Chinese in Leeds — where's good for dim sum?": a cuisine
         value = listed.group("v")
         yield Found("fact", "nationality", value, f"Is {value}", listed.start("v"))
@@ -283,9 +281,9 @@ def diet_in_an_introduction(sentence: str) -> Iterator[Found]:
         opening = sentence[: listed.start("v")]
         if _SOMEONE_ELSES.search(opening):
             return
-        if opening.strip(" ,:") and not _INTRODUCES_THE_USER.match(opening):
+        if not _introduces_the_user(opening):
             continue
-        if not opening.strip(" ,:") and _opens_with_a_topic(sentence[listed.end("v") :]):
+        if _opens_the_message(opening) and _opens_with_a_topic(sentence[listed.end("v") :]):
             return
         value = listed.group("v")
         yield Found("fact", "diet", value, f"Is {value}", listed.start("v"))
@@ -293,6 +291,17 @@ def diet_in_an_introduction(sentence: str) -> Iterator[Found]:
 
 
 _A_TOWN_AFTER = re.compile(r"\s+in\s+[A-Z]")
+
+
+def _opens_the_message(opening: str) -> bool:
+    """Whether nothing but punctuation comes before an introduction's item: it opens the
+    message ("20, nursing student", "teetotal, so …")."""
+    return not opening.strip(" ,:(")
+
+
+def _introduces_the_user(opening: str) -> bool:
+    """Whether the words before an introduction's item say who the user is, or there are none."""
+    return _opens_the_message(opening) or bool(_INTRODUCES_THE_USER.match(opening))
 
 
 def _opens_with_a_topic(after: str) -> bool:
