@@ -282,6 +282,36 @@ DEFAULT_SETS = (
         "written to ops/bench/data/extraction_labelling.md, its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_48.jsonl",
+        "forty-eighth everyday set, office and tech work: tools, employers, sites, teams, duties "
+        "(session 16), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_49.jsonl",
+        "forty-ninth everyday set, trades, care, hospitality, retail and transport work "
+        "(session 16), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_50.jsonl",
+        "fiftieth everyday set, family and home life: partners, children, pets, homes, languages "
+        "(session 16), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_51.jsonl",
+        "fifty-first everyday set, health, diets, allergies, habits and standing instructions "
+        "(session 16), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_52.jsonl",
+        "fifty-second everyday set, half hard chatter, half lasting facts in similar words "
+        "(session 16), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_53.jsonl",
+        "fifty-third everyday set, introductions of several facts, changes, endings, negations "
+        "(session 16), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
@@ -357,6 +387,13 @@ DEFAULT_SETS = (
         "lawyers, farmers, artists, newcomers, freelancers; corrections and contrasts), written at "
         "that session's end by someone who had seen neither the extractor, its training data nor "
         "the other sets; measured with the session's first and last code, never tuned on",
+    ),
+    (
+        DATA / "extraction_heldout_everyday_14.jsonl",
+        "fourteenth everyday held-out set (session 16: trades, musicians, academics, drivers, "
+        "chronic illness, landlords, expats, gamers, athletes, clergy, bookkeepers), written "
+        "before that session's changes by someone who had seen neither the extractor, its "
+        "training data nor the other sets; measured at its start and end, never tuned on",
     ),
 )
 
