@@ -44,6 +44,7 @@ from app.facts.durable import NAMED_SLOTS, without_the_user_after
 from app.facts.vocabulary import NATIONALITIES, OCCUPATIONS
 from app.text.dictionary import in_the_dictionary
 from app.text.places import known_places, known_towns
+from app.text.tools import tools_in
 from app.text.words import fold
 
 NAMES_FILE = Path(__file__).parent / "named_model.npz"
@@ -303,17 +304,24 @@ def mentions_in(sentence: str) -> list[Named]:
 
 def candidates_in(sentence: str) -> list[Named]:
     """What the name reader may read in a sentence: its mentions, then the lower-case words no
-    dictionary holds (after them, so a sentence's names come first within `MOST_NAMES`). The
-    reader learns from the mentions only: the rare words it reads as it reads a name, by the
-    words around them and their own meaning (the model is uncased: "quickbooks" means what
-    "QuickBooks" does), and a rare word is never the mention another one's cues look back to."""
+    dictionary holds and the tools everyone names in lower case (`app.text.tools`: "excel",
+    "python", "google sheets"), after them, so a sentence's names come first within
+    `MOST_NAMES`. The reader learns from the mentions only: the rare words and tools it reads
+    as it reads a name, by the words around them and their own meaning (the model is uncased:
+    "quickbooks" means what "QuickBooks" does), and neither is ever the mention another one's
+    cues look back to."""
     mentioned = mentions_in(sentence)
     rare = [
         word
         for word in rare_words_in(sentence)
         if not any(word.start < m.end and m.start < word.end for m in mentioned)
     ]
-    return mentioned + rare
+    tools = [
+        Named(start, end, sentence[start:end])
+        for start, end in tools_in(sentence)
+        if not any(start < m.end and m.start < end for m in mentioned + rare)
+    ]
+    return mentioned + rare + tools
 
 
 def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> np.ndarray:

@@ -22,6 +22,7 @@ from app.facts.named import (
 )
 from app.facts.whose import is_the_users_now, mentions_of_the_user
 from app.text.places import known_places, known_towns
+from app.text.tools import tools_in
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 NAMES = NameReader.for_embedder(EMBEDDER)
@@ -705,3 +706,16 @@ def test_a_job_no_list_holds_is_the_users_role() -> None:
 def test_a_small_town_is_known_by_its_capitals() -> None:
     assert {"Brixham", "Selby", "Oakham"} <= known_towns()
     assert "Brixham" not in known_places().values()  # too small to be capitalised from lower case
+
+
+def test_tools_named_in_lower_case_are_found_whole_and_only_as_words() -> None:
+    sentence = "budget lives in google sheets, notes in excel; excellent Excel skills"
+    assert [sentence[start:end] for start, end in tools_in(sentence)] == ["google sheets", "excel"]
+    assert "excel" in [named.name for named in candidates_in("i do all our bookkeeping in excel")]
+
+
+def test_a_tool_in_lower_case_is_the_users_only_when_the_words_around_it_say_so() -> None:
+    assert ("uses", "excel") in facts("i do all our bookkeeping in excel")
+    assert ("uses", "python") in facts("i'm a data analyst, sql and python all day")
+    assert not any(slot == "uses" for slot, _ in facts("how do i make a pivot table in excel"))
+    assert not any(slot == "uses" for slot, _ in facts("I excel at chess"))
