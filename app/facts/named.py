@@ -289,17 +289,14 @@ def mentions_in(sentence: str) -> list[Named]:
     """The names, occupations and teams of a sentence, in order; an occupation or a team written
     with capitals ("Store manager", "SRE team") is read as one, not as a name."""
     phrases = occupations_in(sentence)
-    phrases += [
-        t
-        for t in teams_in(sentence)
-        if not any(t.start < o.end and o.start < t.end for o in phrases)
-    ]
-    names = [
-        n
-        for n in names_in(sentence)
-        if not any(n.start < p.end and p.start < n.end for p in phrases)
-    ]
+    phrases += [team for team in teams_in(sentence) if _clear_of(team, phrases)]
+    names = [name for name in names_in(sentence) if _clear_of(name, phrases)]
     return sorted(names + phrases, key=lambda n: n.start)
+
+
+def _clear_of(named: Named, taken: Sequence[Named]) -> bool:
+    """Whether the mention overlaps none of those already taken."""
+    return not any(named.start < other.end and other.start < named.end for other in taken)
 
 
 def candidates_in(sentence: str) -> list[Named]:
@@ -311,17 +308,9 @@ def candidates_in(sentence: str) -> list[Named]:
     "quickbooks" means what "QuickBooks" does), and neither is ever the mention another one's
     cues look back to."""
     mentioned = mentions_in(sentence)
-    rare = [
-        word
-        for word in rare_words_in(sentence)
-        if not any(word.start < m.end and m.start < word.end for m in mentioned)
-    ]
-    tools = [
-        Named(start, end, sentence[start:end])
-        for start, end in tools_in(sentence)
-        if not any(start < m.end and m.start < end for m in mentioned + rare)
-    ]
-    return mentioned + rare + tools
+    rare = [word for word in rare_words_in(sentence) if _clear_of(word, mentioned)]
+    tools = [Named(start, end, sentence[start:end]) for start, end in tools_in(sentence)]
+    return mentioned + rare + [tool for tool in tools if _clear_of(tool, mentioned + rare)]
 
 
 def name_features(embedder: Embedder, sentence: str, names: Sequence[Named]) -> np.ndarray:
