@@ -36,6 +36,7 @@ _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
+_CALENDAR_WORD = re.compile(rf"(?:{'|'.join(_WEEKDAYS)}|{_MONTHS})s?", re.IGNORECASE)
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d\d"
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -214,3 +215,9 @@ def tense_of(sentence: str) -> Tense:
     if past and not future:
         return "past"
     return "neutral"
+
+
+def names_a_day(text: str) -> bool:
+    """Whether the text is a weekday's or a month's name ("Sunday", "Fridays", "Sept"): when
+    something is, not whom ("Sunday here, so quiet")."""
+    return _CALENDAR_WORD.fullmatch(text.strip()) is not None

@@ -361,12 +361,13 @@ not a fact of the user's to keep (a pet may be kept by its kind: "we have a beag
 _IN_THE_PAST = re.compile(
     r"\b(?:used\s+to\s+(?:live|work|be)|(?:back\s+)?when\s+I\s+(?:lived|worked|was\s+living|"
     r"was\s+working)|(?:my|our)\s+(?:old|former|previous)\s+(?:house|flat|home|place|"
-    r"apartment|job|office|workplace|company|employer))\b(?![^.!?]*\b(?:now|these\s+days|still)\b)",
+    r"apartment|job|office|workplace|company|employer)|back\s+in\s+(?:19|20)\d\d)"
+    r"\b(?![^.!?]*\b(?:now|these\s+days|still)\b)",
     re.IGNORECASE,
 )
-"""Where the user lived or worked, or what they were, before ("our old house in Stockport"): no
-home, job or workplace now (unless the sentence goes on to what holds now: "I used to live in
-Oslo, now in Bergen")."""
+"""Where the user lived or worked, or what they were, before ("our old house in Stockport", "back
+in 2012 I spent a year teaching in Busan"): no home, job or workplace now (unless the sentence
+goes on to what holds now: "I used to live in Oslo, now in Bergen")."""
 
 
 def said_of_the_past(slot: str, said: str) -> bool:

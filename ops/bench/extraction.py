@@ -47,6 +47,7 @@ from app.facts.durable import current_reader  # noqa: E402
 from app.facts.embedded import EmbeddedExtractor  # noqa: E402
 from app.facts.extraction import Extracted, Turn  # noqa: E402
 from app.facts.named import current_name_reader  # noqa: E402
+from app.facts.tagger import current_tagger  # noqa: E402
 from app.text.words import fold  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -468,10 +469,15 @@ def labelled_set(path: Path) -> tuple[list[dict[str, Any]], bool]:
     return messages, all(line.get("events") != "unlabelled" for line in lines)
 
 
-def extractors() -> tuple[EmbeddedExtractor, EmbeddedExtractor]:
-    """The patterns alone, and with the durable and name readers (the default while meaning is
-    on)."""
-    return EmbeddedExtractor(None), EmbeddedExtractor(current_reader(), current_name_reader())
+def extractors() -> tuple[EmbeddedExtractor, ...]:
+    """The patterns alone, with the durable and name readers, and with the slot tagger too (the
+    default while meaning is on)."""
+    reader, names = current_reader(), current_name_reader()
+    return (
+        EmbeddedExtractor(None),
+        EmbeddedExtractor(reader, names),
+        EmbeddedExtractor(reader, names, current_tagger()),
+    )
 
 
 def time_per_message(extractor: EmbeddedExtractor, turns: list[Turn], rounds: int = 3) -> float:
@@ -502,7 +508,7 @@ def main(argv: list[str]) -> None:
                 extractor, rows, "--misses" in argv, events_labelled
             )
             print(
-                f"  {extractor.name:<11} {wanted} expected, {extracted} extracted, "
+                f"  {extractor.name:<20} {wanted} expected, {extracted} extracted, "
                 f"{matched} matched: precision {matched / extracted if extracted else 0:.3f}   "
                 f"recall {matched / wanted if wanted else 0:.3f}   "
                 f"chatter kept out {empty - kept}/{empty}"
@@ -510,12 +516,12 @@ def main(argv: list[str]) -> None:
     if every_turn:
         print(f"time per message, over the {len(every_turn)} messages above, one call each:")
         for extractor in extractors():
-            print(f"  {extractor.name:<11} {time_per_message(extractor, every_turn) * 1000:.2f} ms")
+            print(f"  {extractor.name:<20} {time_per_message(extractor, every_turn) * 1000:.2f} ms")
         hostile = [Turn(text, date(2026, 1, 1)) for text in HOSTILE]
         print(f"slowest of {len(hostile)} hostile messages of about 20,000 characters:")
         for extractor in extractors():
             slowest = max(time_per_message(extractor, [turn], rounds=1) for turn in hostile)
-            print(f"  {extractor.name:<11} {slowest * 1000:.1f} ms")
+            print(f"  {extractor.name:<20} {slowest * 1000:.1f} ms")
 
 
 HOSTILE = (

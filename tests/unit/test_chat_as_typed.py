@@ -13,6 +13,7 @@ from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Extracted, Turn
 from app.facts.named import NameReader
 from app.facts.pasted import without_pasted
+from app.facts.tagger import SlotTagger
 from app.facts.utterances import asks, keeps_open, sentences
 from app.text.casual import first_person_capitalised
 
@@ -22,8 +23,9 @@ WITH_READER = EmbeddedExtractor(DurableReader.for_embedder(StaticEmbedder(DEFAUL
 DEFAULT = EmbeddedExtractor(
     DurableReader.for_embedder(StaticEmbedder(DEFAULT_MODEL)),
     NameReader.for_embedder(StaticEmbedder(DEFAULT_MODEL)),
+    SlotTagger.for_embedder(StaticEmbedder(DEFAULT_MODEL)),
 )
-"""The extractor a user gets with meaning on: both readers."""
+"""The extractor a user gets with meaning on: both readers and the slot tagger."""
 
 
 def read(text: str, extractor: EmbeddedExtractor = WITH_READER) -> list[Extracted]:

@@ -15,6 +15,7 @@ from app.facts.clauses import clauses
 from app.facts.durable import READER_FILE, DurableReader, as_said, values_of
 from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Extracted, Turn
+from app.facts.tagger import SlotTagger
 from app.facts.utterances import sentences
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
@@ -103,8 +104,11 @@ def test_the_patterns_win_where_they_read_a_fact() -> None:
 
 
 def test_the_extractor_names_what_reads() -> None:
-    assert EmbeddedExtractor(None).name == "embedded-11-patterns"
-    assert EmbeddedExtractor(READER).name == "embedded-11"  # re-extraction re-runs older batches
+    assert EmbeddedExtractor(None).name == "embedded-12-patterns"
+    assert EmbeddedExtractor(READER).name == "embedded-12-untagged"
+    tagger = SlotTagger.for_embedder(StaticEmbedder(DEFAULT_MODEL))
+    # re-extraction re-runs the batches an extractor of another name made
+    assert EmbeddedExtractor(READER, None, tagger).name == "embedded-12"
 
 
 @pytest.mark.parametrize(

@@ -15,11 +15,14 @@ from app.facts.extraction import Turn
 from app.facts.habits import habits_in
 from app.facts.named import NameReader
 from app.facts.patterns import extract_sentence
+from app.facts.tagger import SlotTagger
 from app.facts.workplaces import Site, site_of
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 EXTRACTOR = EmbeddedExtractor(
-    DurableReader.for_embedder(EMBEDDER), NameReader.for_embedder(EMBEDDER)
+    DurableReader.for_embedder(EMBEDDER),
+    NameReader.for_embedder(EMBEDDER),
+    SlotTagger.for_embedder(EMBEDDER),
 )
 
 

@@ -12,10 +12,13 @@ from app.facts.durable import DurableReader
 from app.facts.embedded import EmbeddedExtractor
 from app.facts.extraction import Turn
 from app.facts.named import NameReader
+from app.facts.tagger import SlotTagger
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
 EXTRACTOR = EmbeddedExtractor(
-    DurableReader.for_embedder(EMBEDDER), NameReader.for_embedder(EMBEDDER)
+    DurableReader.for_embedder(EMBEDDER),
+    NameReader.for_embedder(EMBEDDER),
+    SlotTagger.for_embedder(EMBEDDER),
 )
 
 

@@ -1,0 +1,171 @@
+"""The slot tagger (`app.facts.tagger`): the values a message states, word by word, and what the
+extractor a user gets with meaning on keeps of them (`EmbeddedExtractor._read_the_tagged`)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date
+
+import pytest
+
+from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
+from app.facts.durable import DurableReader, said_of_the_past
+from app.facts.embedded import EmbeddedExtractor
+from app.facts.extraction import Turn
+from app.facts.named import NameReader
+from app.facts.tagger import (
+    TAGGER_FILE,
+    SlotTagger,
+    tokens_of,
+    value_tags,
+)
+
+EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
+TAGGER = SlotTagger.for_embedder(EMBEDDER)
+READERS = (DurableReader.for_embedder(EMBEDDER), NameReader.for_embedder(EMBEDDER))
+UNTAGGED = EmbeddedExtractor(*READERS)
+TAGGED = EmbeddedExtractor(*READERS, TAGGER)
+
+
+def facts(message: str, extractor: EmbeddedExtractor = TAGGED) -> set[tuple[str, str]]:
+    return {
+        (item.slot or "", item.value or "")
+        for item in extractor.extract([Turn(message, date(2026, 5, 4))])
+        if item.kind == "fact"
+    }
+
+
+def test_words_keep_their_inner_marks_and_punctuation_stands_alone() -> None:
+    text = "I don't use node.js at St. Mary's, e-bike only!"
+    assert [t.text for t in tokens_of(text)] == [
+        "I",
+        "don't",
+        "use",
+        "node.js",
+        "at",
+        "St",
+        ".",
+        "Mary's",
+        ",",
+        "e-bike",
+        "only",
+        "!",
+    ]
+    assert all(text[t.start : t.end] == t.text for t in tokens_of(text))
+
+
+def test_a_labelled_value_tags_its_words_once_and_a_value_not_said_tags_none() -> None:
+    text = "I don't eat meat, I run payroll and I run the payroll audit"
+    tokens = tokens_of(text)
+    tags = value_tags(
+        text,
+        tokens,
+        [("diet", "dont eat meat"), ("responsibility", "payroll"), ("pet", "Biscuit")],
+    )
+    tagged = [(t.text, tag) for t, tag in zip(tokens, tags, strict=True) if tag != "O"]
+    assert tagged == [
+        ("don't", "B-diet"),  # the label's "dont" is the text's "don't" once spelling is read back
+        ("eat", "I-diet"),
+        ("meat", "I-diet"),
+        ("payroll", "B-responsibility"),  # its first place only
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "added"),
+    [
+        (
+            "I'm a dental nurse in Swansea and I do all the sterilising and the stock orders.",
+            ("responsibility", "stock orders"),
+        ),
+        (
+            "I teach year 4 at a primary school in Bolton and run the chess club on Thursdays.",
+            ("responsibility", "chess club"),
+        ),
+        (
+            "I'm a mechanic at a Kwik Fit in Derby, mostly tyres and brakes.",
+            ("responsibility", "tyres and brakes"),
+        ),
+        (
+            "I'm a paralegal and my husband Dev is a chef, we live in Bristol with our dog Pepper.",
+            ("home", "Bristol"),
+        ),
+        ("I have celiac disease, so no gluten for me.", ("diet", "no gluten")),
+    ],
+)
+def test_a_second_value_said_inside_another_facts_clause_is_kept(
+    message: str, added: tuple[str, str]
+) -> None:
+    assert added not in facts(message, UNTAGGED)  # the readers give the clause one slot
+    assert facts(message, UNTAGGED) < facts(message)
+    assert added in facts(message)
+
+
+def test_each_value_of_a_list_is_a_fact_of_its_own() -> None:
+    message = "we run payroll and pensions on Sage, I'm the finance lead at a small charity in Hull"
+    found = facts(message)
+    assert {("responsibility", "payroll"), ("responsibility", "pensions")} <= found
+    assert {("uses", "Sage"), ("role", "finance lead"), ("office", "Hull")} <= found
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Should I move to Leeds or stay in Sheffield?",
+        "My sister is a vet in Glasgow and she loves her job.",
+        "Should I switch from Excel to Google Sheets for the club accounts?",
+        "what's a good gift for a nurse who works nights?",
+        "Chinese in Leeds — where's good for dim sum?",
+    ],
+)
+def test_the_tagger_never_decides_alone_that_a_message_states_something(message: str) -> None:
+    assert facts(message) == facts(message, UNTAGGED)
+    assert not any(slot == "nationality" for slot, _ in facts(message))
+
+
+def test_a_value_the_readers_gave_a_slot_is_not_read_again_for_another() -> None:
+    message = "I'm Hoang, originally from Da Nang, now studying in Melbourne."
+    found = facts(message)
+    assert ("home", "Melbourne") in found
+    assert [value for _, value in found].count("Melbourne") == 1
+
+
+def test_a_request_is_never_made_a_standing_rule_by_the_tagger() -> None:
+    message = "I live in Leeds and it's my first time driving in snow, so please be specific"
+    assert "instruction" not in {slot for slot, _ in facts(message)}
+
+
+def test_a_day_is_no_ones_name() -> None:
+    assert "name" not in {slot for slot, _ in facts("Sunday here, so quiet")}
+
+
+def test_threads_tag_alike() -> None:
+    """CRFsuite's tagger holds the sequence it tags: each thread has its own."""
+    assert TAGGER is not None
+    messages = [
+        "I'm a mechanic at a Kwik Fit in Derby, mostly tyres and brakes.",
+        "we run payroll and pensions on Sage, I'm the finance lead at a small charity in Hull",
+        "I have celiac disease, so no gluten for me.",
+    ] * 40
+    alone = [TAGGER.tag(message) for message in messages]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        together = list(pool.map(TAGGER.tag, messages))
+    assert together == alone
+    assert all(found for found in alone)
+
+
+def test_the_tagger_is_only_used_with_the_model_its_clusters_are_of() -> None:
+    assert TAGGER is not None and TAGGER_FILE.is_file()
+    assert SlotTagger.for_embedder(None) is None
+
+    class Other:
+        name = "static:other-model"
+
+    assert SlotTagger.for_embedder(Other()) is None  # type: ignore[arg-type]
+
+
+def test_a_place_of_a_year_long_past_is_no_home_or_workplace_now() -> None:
+    assert said_of_the_past("home", "Back in 2012 I spent a year teaching English in ")
+    assert said_of_the_past("office", "back in 1998 I worked at a bank in ")
+    assert not said_of_the_past("home", "Back in 2012 I moved here and I still live in ")
+    assert not said_of_the_past("home", "I've lived in ")
