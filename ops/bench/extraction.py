@@ -1,6 +1,7 @@
 """Precision and recall of the embedded extractor on the labelled sets: the patterns alone
-(`embedded-11-patterns`) beside the patterns with the durable and name readers (`embedded-11`, the
-default while meaning is on).
+(`embedded-12-patterns`) beside the patterns with the durable and name readers
+(`embedded-12-untagged`) and with the slot tagger too (`embedded-12`, the default while meaning
+is on).
 
     .venv/bin/python ops/bench/extraction.py [path/to/labelled.jsonl] [--misses]
 
