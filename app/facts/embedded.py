@@ -13,6 +13,7 @@ from app.facts.clauses import clauses
 from app.facts.dates import names_a_day
 from app.facts.durable import (
     PLACE_SLOTS,
+    THE_USERS_I,
     DurableReader,
     Reading,
     as_said,
@@ -47,6 +48,7 @@ from app.facts.whose import (
     is_the_users_now,
     mentions_of_the_user,
     of_someone_else,
+    tells_of_the_user,
     the_user_speaks_before,
 )
 from app.facts.workplaces import site_of
@@ -306,12 +308,16 @@ class EmbeddedExtractor:
                 if tagged.end > starts[k] + len(sentence):
                     continue  # tagged across two sentences
                 named = Named(tagged.start - starts[k], tagged.end - starts[k], tagged.value)
+                if not tells_of_the_user(named, sentence):
+                    continue  # "my neighbour's cat is called Pepper"
                 slot = placed(tagged.slot, named, sentence)
                 if slot is None or not is_the_users_now(slot, named, sentence):
                     continue  # "Back in 2012 I spent a year teaching English in Busan"
                 tagged = replace(tagged, slot=slot)
                 if _read_already(tagged, given) or _no_name_of_someone(tagged):
                     continue
+                if _cut_short(named, sentence):
+                    continue  # "I was in a play at the Old Vic": no "Vic"
                 reading = Reading(tagged.slot, tagged.value, as_said(sentence))
                 fact = _as_fact(reading, sentence, said_on)
                 items.append(fact)
@@ -436,6 +442,20 @@ def _no_name_of_someone(tagged: Tagged) -> bool:
     return tagged.slot in _PEOPLES_NAMES and (
         names_a_day(tagged.value) or is_a_nationality(tagged.value)
     )
+
+
+_CAPITALISED_BEFORE = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w'’-]*)\s+$")
+
+
+def _cut_short(named: Named, sentence: str) -> bool:
+    """Whether a tagged value is part of a word or a name, not the whole of it: "C" of "C++",
+    "Vic" of "the Old Vic" (a capitalised word before it that does not open the sentence and is
+    not the user's "I")."""
+    after = sentence[named.end : named.end + 1]
+    if after and (after.isalnum() or after in "+#"):
+        return True
+    before = _CAPITALISED_BEFORE.search(sentence[: named.start])
+    return named.name[:1].isupper() and before is not None and before.group(1) not in THE_USERS_I
 
 
 def _read_already(tagged: Tagged, given: Sequence[Extracted]) -> bool:

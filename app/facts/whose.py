@@ -58,6 +58,27 @@ def mentions_of_the_user(sentence: str) -> list[Named]:
     return found
 
 
+def tells_of_the_user(named: Named, sentence: str) -> bool:
+    """Whether a value the slot tagger found may tell something of the user: not in a sentence
+    that opens on someone else ("my neighbour's cat is called Pepper", "my team lead prefers
+    C++") unless the user speaks of themselves again before it, nor in a clause of another's
+    ("…, my husband is still in Cebu"); the user's children named after them are theirs. The
+    name reader's whole test (`mentions_of_the_user`) is stricter: on the tuning sets, a quarter
+    at a time, it took 137 right values of the tagger's for 58 wrong ones; this one takes 28
+    right ("I do the books for my wife's florist business and keep everything in Excel") for
+    18 wrong ("my in-laws live in a tiny village outside Ljubljana", "my supervisor, Prof.
+    Okafor, …", "my mum's Japanese")."""
+    before = sentence[: named.start]
+    if _THE_USERS_CHILD_BEFORE.search(before) and not _CONDITION.search(before):
+        return True  # "my son Dawit and daughter Selam both play violin"
+    subjects = list(_THE_USER_SPEAKS.finditer(before))
+    if _SOMEONE_ELSE_OPENS.match(sentence) is not None and not subjects:
+        return False
+    own = before[subjects[-1].start() :] if subjects else before
+    parts = clauses(own)
+    return _ANOTHERS.search(parts[-1] if parts else own) is None
+
+
 _CHILDREN = (
     r"(?:sons?|daughters?|boys|girls|kids|children|twins|baby|toddler|step(?:son|daughter)s?)"
 )

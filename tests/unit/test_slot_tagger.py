@@ -130,6 +130,31 @@ def test_a_value_the_readers_gave_a_slot_is_not_read_again_for_another() -> None
     assert [value for _, value in found].count("Melbourne") == 1
 
 
+@pytest.mark.parametrize(
+    ("message", "not_the_users"),
+    [
+        (
+            "My dog is called Biscuit. My neighbour's cat is called Pepper and it keeps coming "
+            "over.",
+            "Pepper",
+        ),
+        ("i'm a nurse in Dubai, from the Philippines, my husband is still in Cebu", "Cebu"),
+        ("I work for Vodafone in Cairo. My manager is Egyptian but grew up in Kuwait.", "Kuwait"),
+        ("I'm a coder, I mostly write Rust. My team lead prefers C++.", "lead prefers C"),
+    ],
+)
+def test_a_value_said_of_someone_else_is_not_the_users(message: str, not_the_users: str) -> None:
+    """What a review of session 17 found: the tagger's values pass the name reader's test of
+    whose a name is (`app.facts.whose.tells_of_the_user`)."""
+    assert not_the_users not in {value for _, value in facts(message)}
+
+
+def test_a_value_is_a_whole_word_or_name() -> None:
+    found = facts("I'm an actor in London. I was in a play at the Old Vic last year.")
+    assert ("office", "London") in found
+    assert not any("Vic" in value for _, value in found)
+
+
 def test_a_request_is_never_made_a_standing_rule_by_the_tagger() -> None:
     message = "I live in Leeds and it's my first time driving in snow, so please be specific"
     assert "instruction" not in {slot for slot, _ in facts(message)}
