@@ -314,10 +314,10 @@ class EmbeddedExtractor:
                 if slot is None or not is_the_users_now(slot, named, sentence):
                     continue  # "Back in 2012 I spent a year teaching English in Busan"
                 tagged = replace(tagged, slot=slot)
-                if _read_already(tagged, given) or _no_name_of_someone(tagged):
-                    continue
-                if _cut_short(named, sentence):
+                if _no_name_of_someone(tagged) or _cut_short(named, sentence):
                     continue  # "I was in a play at the Old Vic": no "Vic"
+                if _read_already(tagged, given):
+                    continue
                 reading = Reading(tagged.slot, tagged.value, as_said(sentence))
                 fact = _as_fact(reading, sentence, said_on)
                 items.append(fact)
@@ -461,8 +461,11 @@ def _cut_short(named: Named, sentence: str) -> bool:
 def _read_already(tagged: Tagged, given: Sequence[Extracted]) -> bool:
     """Whether the turn's facts hold a tagged value already: a fact of its slot holds it (in its
     value, or in its text when it was read whole: "I run payroll and pensions"), a slot of one
-    value has its value, or a name or phrase read for another slot is it ("Melbourne" read as
-    home is no office too)."""
+    value has its value, or a name or phrase read for another slot is it or a part of it
+    ("Melbourne" read as home is no office too; "Kwik Fit" read as the employer is no "Kwik Fit
+    Derby"). A phrase of another slot that only holds the value leaves it free ("the tills at
+    aldi" is a duty and "aldi" the employer; "Marisol" is the name and "Mari" what to call
+    her)."""
     value = fold(tagged.value)
     for item in given:
         if item.kind not in ("fact", "end"):
@@ -472,9 +475,15 @@ def _read_already(tagged: Tagged, given: Sequence[Extracted]) -> bool:
             if tagged.slot not in MULTI_VALUED or _one_holds_the_other(value, fold(held)):
                 return True
         elif item.value and not _read_whole(item):
-            if _one_holds_the_other(value, fold(item.value)):
+            if _holds_the_words(value, fold(item.value)):
                 return True
     return False
+
+
+def _holds_the_words(value: str, other: str) -> bool:
+    """Whether the value is the other, or holds it as whole words ("kwik fit derby" holds
+    "kwik fit"; "marisol" does not hold "mari")."""
+    return value == other or re.search(rf"(?<!\w){re.escape(other)}(?!\w)", value) is not None
 
 
 def _with_the_sites(items: list[Extracted]) -> list[Extracted]:

@@ -123,6 +123,12 @@ def test_the_tagger_never_decides_alone_that_a_message_states_something(message:
     assert not any(slot == "nationality" for slot, _ in facts(message))
 
 
+def test_a_name_inside_a_phrase_read_for_another_slot_is_still_free() -> None:
+    message = "I look after the apprentices at Hollins Roofing, ideas for a first-week plan?"
+    assert ("responsibility", "apprentices at Hollins Roofing") in facts(message, UNTAGGED)
+    assert ("employer", "Hollins Roofing") in facts(message)
+
+
 def test_a_value_the_readers_gave_a_slot_is_not_read_again_for_another() -> None:
     message = "I'm Hoang, originally from Da Nang, now studying in Melbourne."
     found = facts(message)
