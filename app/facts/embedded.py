@@ -1,5 +1,7 @@
-"""The embedded extractor: the patterns (`app.facts.patterns`) where they fire, and the durable
-reader (`app.facts.durable`) where they read nothing, over sentences and their clauses."""
+"""The embedded extractor: the patterns (`app.facts.patterns`) where they fire, the durable
+reader (`app.facts.durable`) where they read nothing, over sentences and their clauses, the name
+reader (`app.facts.named`) for names left without a slot, and the slot tagger
+(`app.facts.tagger`) for the values all of them left out."""
 
 from __future__ import annotations
 
@@ -59,15 +61,17 @@ from app.text.words import fold
 
 class EmbeddedExtractor:
     """Deterministic English patterns, and where they read no fact, the durable reader
-    (`app.facts.durable`) and the name reader when meaning is on; offline, about 2 ms a message on
-    2 cores (the patterns alone 0.6 ms).
+    (`app.facts.durable`), the name reader and the slot tagger when meaning is on; offline, about
+    3 ms a message on 2 cores (the patterns alone 0.7 ms).
 
-    `embedded-11` is the patterns with the durable and name readers, reading chat's spelling
-    (dropped apostrophes, places, teams, tools and organisations in lower case) and its
-    fragments, and a second fact of a message (what a clause's opening says, a name, product,
-    occupation or team the name reader gives a slot: `app.facts.named`), nothing of what is
-    made believe or quoted from others (`app.facts.make_believe`);
-    `embedded-11-patterns` the same patterns alone (`embedded-10` before habits said by how
+    `embedded-12` is the patterns with the durable and name readers and the slot tagger, reading
+    chat's spelling (dropped apostrophes, places, teams, tools and organisations in lower case)
+    and its fragments, a second fact of a message (what a clause's opening says, a name,
+    product, occupation or team the name reader gives a slot: `app.facts.named`) and the values
+    the slot tagger finds beside them (`app.facts.tagger`), nothing of what is made believe or
+    quoted from others (`app.facts.make_believe`); `embedded-12-untagged` the same without the
+    slot tagger (for the benchmarks) and `embedded-12-patterns` the same patterns alone
+    (`embedded-11` before the slot tagger; `embedded-10` before habits said by how
     often, rules asked for because of something lasting, employers named with their site, jobs
     said by their frame, towns known by their capitals and duties said as "my job is …";
     `embedded-9` before products typed in lower
