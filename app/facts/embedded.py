@@ -31,7 +31,7 @@ from app.facts.named import TEAM_HEAD, Named, NameReader, occupations_in
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
 from app.facts.spans import span_of
-from app.facts.tagger import TAGGED_CONFIDENCE, SlotTagger, Tagged
+from app.facts.tagger import CORRECTING_CONFIDENCE, TAGGED_CONFIDENCE, SlotTagger, Tagged
 from app.facts.utterances import (
     ACKNOWLEDGES,
     FIRST_PERSON,
@@ -320,6 +320,12 @@ class EmbeddedExtractor:
                 tagged = replace(tagged, slot=slot)
                 if _no_name_of_someone(tagged) or _cut_short(named, sentence):
                     continue  # "I was in a play at the Old Vic": no "Vic"
+                misread = _read_for_another_slot(tagged, items, given)
+                if misread is not None:  # "I sort post at the Royal Mail centre": the employer
+                    fixed = replace(misread, slot=tagged.slot)
+                    items[items.index(misread)] = fixed
+                    given[given.index(misread)] = fixed
+                    continue
                 if _read_already(tagged, given):
                     continue
                 reading = Reading(tagged.slot, tagged.value, as_said(sentence))
@@ -460,6 +466,53 @@ def _cut_short(named: Named, sentence: str) -> bool:
         return True
     before = _CAPITALISED_BEFORE.search(sentence[: named.start])
     return named.name[:1].isupper() and before is not None and before.group(1) not in THE_USERS_I
+
+
+_SLOTS_OF_A_NAME = frozenset(
+    {
+        "home",
+        "origin",
+        "office",
+        "employer",
+        "team",
+        "uses",
+        "works_with",
+        "manager",
+        "partner",
+        "child",
+        "pet",
+        "responsibility",
+        "role",
+    }
+)
+"""Slots whose values the readers may give one another by mistake: places, organisations,
+tools, people and what the user does."""
+
+
+def _read_for_another_slot(
+    tagged: Tagged, items: Sequence[Extracted], given: Sequence[Extracted]
+) -> Extracted | None:
+    """The fact of the sentence that holds the tagged value as its value in another slot, when
+    the tagger is all but sure of its own (`CORRECTING_CONFIDENCE`) and its slot is free: the
+    tagger read the words around the value ("I sort post at the Royal Mail centre in
+    Warrington" is the employer, "the cold air here in Norwich kills me on my walk to work" the
+    home)."""
+    if tagged.confidence < CORRECTING_CONFIDENCE or tagged.slot not in _SLOTS_OF_A_NAME:
+        return None
+    if tagged.slot not in MULTI_VALUED and any(item.slot == tagged.slot for item in given):
+        return None
+    value = fold(tagged.value)
+    return next(
+        (
+            item
+            for item in items
+            if item.kind == "fact"
+            and item.slot in _SLOTS_OF_A_NAME
+            and item.slot != tagged.slot
+            and fold(item.value or "") == value
+        ),
+        None,
+    )
 
 
 def _read_already(tagged: Tagged, given: Sequence[Extracted]) -> bool:

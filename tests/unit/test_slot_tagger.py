@@ -129,6 +129,16 @@ def test_a_name_inside_a_phrase_read_for_another_slot_is_still_free() -> None:
     assert ("employer", "Hollins Roofing") in facts(message)
 
 
+def test_a_value_the_tagger_is_sure_of_takes_its_slot_from_another_readers() -> None:
+    message = (
+        "I stack shelves at the Asda superstore in Leeds, early starts. How do I ask for a raise?"
+    )
+    assert ("origin", "Asda") in facts(message, UNTAGGED)
+    found = facts(message)
+    assert ("employer", "Asda") in found
+    assert ("origin", "Asda") not in found
+
+
 def test_a_value_the_readers_gave_a_slot_is_not_read_again_for_another() -> None:
     message = "I'm Hoang, originally from Da Nang, now studying in Melbourne."
     found = facts(message)
