@@ -27,7 +27,7 @@ from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.habits import habits_in
 from app.facts.languages import LanguagesSaid, settle_languages
 from app.facts.make_believe import said_of_the_user
-from app.facts.named import TEAM_HEAD, Named, NameReader, occupations_in
+from app.facts.named import READ_SLOTS, TEAM_HEAD, Named, NameReader, occupations_in
 from app.facts.pasted import without_pasted
 from app.facts.patterns import dedupe, extract_sentence
 from app.facts.spans import span_of
@@ -468,23 +468,7 @@ def _cut_short(named: Named, sentence: str) -> bool:
     return named.name[:1].isupper() and before is not None and before.group(1) not in THE_USERS_I
 
 
-_SLOTS_OF_A_NAME = frozenset(
-    {
-        "home",
-        "origin",
-        "office",
-        "employer",
-        "team",
-        "uses",
-        "works_with",
-        "manager",
-        "partner",
-        "child",
-        "pet",
-        "responsibility",
-        "role",
-    }
-)
+_SLOTS_OF_A_NAME = (READ_SLOTS | {"responsibility"}) - {"name", "preferred_name", "nationality"}
 """Slots whose values the readers may give one another by mistake: places, organisations,
 tools, people and what the user does."""
 

@@ -213,7 +213,7 @@ def value_tags(text: str, tokens: Sequence[Token], values: Sequence[tuple[str, s
     for slot, value in values:
         pattern = "".join(
             re.escape(ch) + ("['’]?" if ch.isalpha() else "") for ch in value.replace("’", "'")
-        ).replace("\\'", "['’]")
+        )
         for match in re.finditer(pattern, text, re.IGNORECASE):
             inside = [
                 n
