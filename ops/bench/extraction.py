@@ -397,6 +397,14 @@ DEFAULT_SETS = (
         "before that session's changes by someone who had seen neither the extractor, its "
         "training data nor the other sets; measured at its start and end, never tuned on",
     ),
+    (
+        DATA / "extraction_heldout_everyday_15.jsonl",
+        "fifteenth everyday held-out set (session 18: budgeting, coaching, travel, home tech "
+        "support, language learners, job seekers, academics, public sector, on-call engineers, "
+        "sales, warehouse staff; writers in India, Nigeria, Brazil, Germany, Australia, Canada, "
+        "the Philippines), written before that session's changes by someone who had seen "
+        "neither the extractor, its training data nor the other sets; never tuned on",
+    ),
 )
 
 
