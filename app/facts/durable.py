@@ -146,6 +146,8 @@ _TITLE_ONLY = re.compile(
     r"(?:VP|SVP|EVP|CEO|CTO|CFO|COO|CMO|CPO|CIO|HR|IT|PM|EM|MD|GM)(?:\s+of\s+\w+)?"
 )
 """An acronym or a title, not a name."""
+_A_SAINTS = re.compile(r"(?:St\.?|Saint)\s+[A-Z][\w'’-]*['’]s\b")
+"""A saint's church, school or hospital ("St Bartholomew's"): a place, nobody's name."""
 _LISTED = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)([A-Z][\w'’-]+)(?![\w'’-])")
 """One more name of a list: ", Leo", " and Leo", ", and Leo", " & Leo"."""
 _NAMED_FIRST = re.compile(
@@ -346,6 +348,8 @@ def _no_fact_of(slot: str, value: str, said: str) -> bool:
         return re.search(journey, said, re.IGNORECASE) is not None
     if slot in _SOMEONE_NAMED and value == said:
         return True  # "my husband wants to get a dog": no name, so nothing of his to keep
+    if slot in ("name", "preferred_name") and value == said:
+        return True  # "physio here, on the stroke ward at St Bartholomew's": a name of no one
     if slot in RELATION_SLOTS:
         if slot in ("partner", "child", "pet") and len(value) > 1 and value.isupper():
             return True
@@ -524,12 +528,29 @@ def values_of(slot: str, text: str) -> tuple[str, ...]:
             continue  # "the VP of ops, Rahul Mehta": the name is Rahul Mehta
         if slot in PLACE_SLOTS and not may_be_a_place(name, text[: match.start()]):
             continue  # "just chatted with Dave, originally from Lagos": Lagos
+        if slot in PLACE_SLOTS and _names_a_site(name, text[match.end() :]):
+            continue  # "based at the Rolls-Royce factory in Derby": Derby
         if slot in NO_PLACE_SLOTS and _a_known_place_after(name, text[: match.start()]):
             continue  # "on the night crew at a depot in Daventry": no team is Daventry
+        if slot in NO_PLACE_SLOTS and _A_SAINTS.match(name):
+            continue  # "on the stroke ward at St Bartholomew's hospital": nobody's name
         if name and match.start() > 0:
             return (name, *listed_after(text, match.end())) if slot in MULTI_VALUED else (name,)
     named_first = _NAMED_FIRST.match(text)  # "Rahul, my husband, does the cooking"
     return (named_first.group(1),) if named_first else (text,)
+
+
+_A_SITE_AFTER = re.compile(
+    r"\s+(?:factory|plant|site|depot|office|offices|building|branch|store|shop|warehouse|campus|"
+    r"hub|hq|headquarters|centre|center|mill|works|yard|hangar|hangars|lab|labs)\b",
+    re.IGNORECASE,
+)
+
+
+def _names_a_site(name: str, after: str) -> bool:
+    """Whether a name is an organisation's, said of its site ("the Rolls-Royce factory", "the
+    Aviva building"): not a town, unless it is one ("the Leeds office")."""
+    return _A_SITE_AFTER.match(after) is not None and fold(name) not in known_places()
 
 
 def without_the_user_after(name: str) -> str:

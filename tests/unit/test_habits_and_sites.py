@@ -117,6 +117,18 @@ def test_the_site_of_an_employer_is_the_office() -> None:
     assert facts(message, "office") == ["Lagos"]
 
 
+def test_an_organisation_said_of_its_site_is_no_town() -> None:
+    message = "My desk is at the Aviva building in Norwich, how do I book a parking space?"
+    assert facts(message, "office") == ["Norwich"]
+    assert facts(message, "employer") == ["Aviva"]
+
+
+def test_a_saints_hospital_is_nobodys_name() -> None:
+    message = "hey, physio here, on the stroke ward at St Bartholomew's hospital. sit to stand?"
+    assert facts(message, "name") == []
+    assert facts(message, "role") == ["physio"]
+
+
 @pytest.mark.parametrize(
     ("message", "rule"),
     [

@@ -10,7 +10,7 @@ import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
 from app.facts.durable import DurableReader, said_of_the_past
-from app.facts.embedded import EmbeddedExtractor
+from app.facts.embedded import EmbeddedExtractor, _adds_a_name
 from app.facts.extraction import Turn
 from app.facts.named import NameReader
 from app.facts.tagger import (
@@ -137,6 +137,47 @@ def test_a_value_the_tagger_is_sure_of_takes_its_slot_from_another_readers() -> 
     found = facts(message)
     assert ("employer", "Asda") in found
     assert ("origin", "Asda") not in found
+
+
+@pytest.mark.parametrize(
+    ("message", "read", "said"),
+    [
+        (
+            "i'm on a thinkpad t14 for work, how do i stop the fan spinning up?",
+            ("uses", "thinkpad"),
+            ("uses", "thinkpad t14"),
+        ),
+        (
+            "Trainee accountant at Grant Thornton, mostly audit. What's a good way to learn IFRS?",
+            ("role", "Trainee"),
+            ("role", "Trainee accountant"),
+        ),
+    ],
+)
+def test_a_value_the_rest_cut_short_is_the_whole_of_what_the_tagger_tagged(
+    message: str, read: tuple[str, str], said: tuple[str, str]
+) -> None:
+    assert read in facts(message, UNTAGGED)
+    found = facts(message)
+    assert said in found
+    assert read not in found
+
+
+def test_a_name_in_the_slot_of_another_value_moves_to_the_slot_the_tagger_is_sure_of() -> None:
+    message = "I'm in procurement at Halvex, I sort all the software renewals. Any template?"
+    assert ("team", "Halvex") in facts(message, UNTAGGED)
+    found = facts(message)
+    assert {("employer", "Halvex"), ("team", "procurement")} <= found
+    assert ("team", "Halvex") not in found
+
+
+def test_a_filler_the_tagger_took_in_does_not_lengthen_a_value() -> None:
+    assert _adds_a_name("macbook pro", "macbook")
+    assert _adds_a_name("slaughter and may", "slaughter")
+    assert not _adds_a_name("head chef there", "head chef")
+    assert not _adds_a_name("like electrician", "electrician")
+    assert not _adds_a_name("thinkpad running", "thinkpad")
+    assert not _adds_a_name("one two three four five", "one")
 
 
 def test_a_value_the_readers_gave_a_slot_is_not_read_again_for_another() -> None:
