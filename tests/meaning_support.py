@@ -17,6 +17,7 @@ from tests.support import Tenant, new_tenant
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT / "tests/data/meaning_heldout.json"
+HELDOUT_SUBJECTS = ROOT / "tests/data/meaning_heldout_2.json"
 TUNING = ROOT / "ops/bench/data/meaning_tuning.json"
 NOUL = {"act": {"type": "noul", "instructions": "Does this need action from us?"}}
 
