@@ -344,7 +344,7 @@ class EmbeddedExtractor:
                     given[given.index(shorter)] = fuller
                     continue
                 moved = _in_the_slot_of_another(tagged, items, given, found)
-                if moved is not None:  # "my work phone at the Tata Steel site in Port Talbot"
+                if moved is not None:  # "I'm in procurement at Halvex": Halvex is no team
                     misread, slot_of_it = moved
                     fixed = replace(misread, slot=slot_of_it)
                     items[items.index(misread)] = fixed
@@ -499,11 +499,11 @@ tools, people and what the user does."""
 def _read_for_another_slot(
     tagged: Tagged, items: Sequence[Extracted], given: Sequence[Extracted]
 ) -> Extracted | None:
-    """The fact of the sentence that holds the tagged value as its value in another slot, when
-    the tagger is all but sure of its own (`CORRECTING_CONFIDENCE`) and its slot is free: the
-    tagger read the words around the value ("I sort post at the Royal Mail centre in
-    Warrington" is the employer, "the cold air here in Norwich kills me on my walk to work" the
-    home)."""
+    """The fact of the sentence that holds the tagged value as its value in another slot (or
+    as the user's name: "nights at St Aldric's" is no one's), when the tagger is all but sure of
+    its own (`CORRECTING_CONFIDENCE`) and its slot is free: the tagger read the words around the
+    value ("I sort post at the Royal Mail centre in Warrington" is the employer, "the cold air
+    here in Norwich kills me on my walk to work" the home)."""
     if tagged.confidence < CORRECTING_CONFIDENCE or tagged.slot not in _SLOTS_OF_A_NAME:
         return None
     if tagged.slot not in MULTI_VALUED and any(item.slot == tagged.slot for item in given):
@@ -564,8 +564,8 @@ def _in_the_slot_of_another(
 ) -> tuple[Extracted, str] | None:
     """The sentence's fact holding the tagged value's slot of one value with another value,
     which the tagger is all but sure (`CORRECTING_CONFIDENCE`) belongs to a slot still free,
-    and that slot: "Tata Steel" read as the office of "my work phone at the Tata Steel site in
-    Port Talbot" is the employer, and Port Talbot the office."""
+    and that slot: "Halvex" read as the team of "I'm in procurement at Halvex" is the employer,
+    and the team is procurement."""
     if tagged.slot in MULTI_VALUED or tagged.slot not in _SLOTS_OF_A_NAME:
         return None
     value = fold(tagged.value)
