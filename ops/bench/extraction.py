@@ -314,6 +314,23 @@ DEFAULT_SETS = (
         "(session 16), written to ops/bench/data/extraction_labelling.md, its training data since",
     ),
     (
+        ROOT / "ops/bench/data/extraction_tuning_54.jsonl",
+        "fifty-fourth everyday set, duties, tools and colleagues inside messages that ask "
+        "something else (session 18), written to ops/bench/data/extraction_labelling.md, its "
+        "training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_55.jsonl",
+        "fifty-fifth everyday set, home life, pets, languages, tastes and habits in passing "
+        "(session 18), written to ops/bench/data/extraction_labelling.md, its training data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_56.jsonl",
+        "fifty-sixth everyday set, several facts a message, standing instructions, facts inside "
+        "questions (session 18), written to ops/bench/data/extraction_labelling.md, its training "
+        "data since",
+    ),
+    (
         DATA / "extraction_heldout_everyday.jsonl",
         "everyday held-out set (issue 17), written before tuning by someone who had not seen "
         "the extractor, never tuned on",
