@@ -349,7 +349,7 @@ class EmbeddedExtractor:
                     fixed = replace(misread, slot=slot_of_it)
                     items[items.index(misread)] = fixed
                     given[given.index(misread)] = fixed
-                if _read_already(tagged, given):
+                if _read_already(tagged, given) or _a_language_asked_for(tagged, given):
                     continue
                 reading = Reading(tagged.slot, tagged.value, as_said(sentence))
                 fact = _as_fact(reading, sentence, said_on)
@@ -583,6 +583,21 @@ def _in_the_slot_of_another(
             if other.slot in MULTI_VALUED or not any(i.slot == other.slot for i in given):
                 return item, other.slot
     return None
+
+
+def _a_language_asked_for(tagged: Tagged, given: Sequence[Extracted]) -> bool:
+    """Whether a tagged language is the one a standing instruction asks answers in: whether the
+    user also speaks it is `app.facts.languages`'s to say ("Reply in Italian from now on, I'm
+    practising for my trip" is a rule, not a language the user speaks)."""
+    if tagged.slot != "language":
+        return False
+    value = fold(tagged.value)
+    return any(
+        item.kind == "fact"
+        and item.slot == "instruction"
+        and _holds_the_words(fold(item.text), value)
+        for item in given
+    )
 
 
 def _read_already(tagged: Tagged, given: Sequence[Extracted]) -> bool:
