@@ -1,6 +1,6 @@
 """The whole learned extractor on everyday chat it has not learned from.
 
-    python ops/models/folds.py      # about 20 minutes on 2 cores with 53 sets
+    python ops/models/folds.py      # about 20 minutes on 2 cores with 56 sets
 
 The learned readers learn from the everyday tuning sets (ops/bench/data/
 extraction_tuning*.jsonl), so their rows in ops/bench/extraction.py are training figures. Here
