@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 
 from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder
+from app.facts import embedded
 from app.facts.durable import DurableReader, said_of_the_past
 from app.facts.embedded import EmbeddedExtractor, _adds_a_name
 from app.facts.extraction import Turn
@@ -169,6 +170,16 @@ def test_a_name_in_the_slot_of_another_value_moves_to_the_slot_the_tagger_is_sur
     found = facts(message)
     assert {("employer", "Halvex"), ("team", "procurement")} <= found
     assert ("team", "Halvex") not in found
+
+
+def test_a_value_none_of_the_rest_agrees_with_is_kept_only_when_the_tagger_is_surer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    message = "Is it ok to add my manager Rosalie on Instagram? she followed my dog's account first"
+    assert ("manager", "Rosalie") not in facts(message, UNTAGGED)
+    assert ("manager", "Rosalie") in facts(message)
+    monkeypatch.setattr(embedded, "UNAGREED_CONFIDENCE", 1.01)
+    assert ("manager", "Rosalie") not in facts(message)
 
 
 def test_a_filler_the_tagger_took_in_does_not_lengthen_a_value() -> None:
