@@ -25,7 +25,7 @@ from app.facts.durable import (
 )
 from app.facts.extraction import MULTI_VALUED, Extracted, Turn
 from app.facts.habits import habits_in
-from app.facts.languages import LanguagesSaid, settle_languages
+from app.facts.languages import LanguagesSaid, not_said_spoken, settle_languages
 from app.facts.make_believe import said_of_the_user
 from app.facts.named import READ_SLOTS, TEAM_HEAD, Named, NameReader, occupations_in
 from app.facts.pasted import without_pasted
@@ -333,23 +333,17 @@ class EmbeddedExtractor:
                     continue  # "I was in a play at the Old Vic": no "Vic"
                 misread = _read_for_another_slot(tagged, items, given)
                 if misread is not None:  # "I sort post at the Royal Mail centre": the employer
-                    fixed = replace(misread, slot=tagged.slot)
-                    items[items.index(misread)] = fixed
-                    given[given.index(misread)] = fixed
+                    _mend(misread, replace(misread, slot=tagged.slot), items, given)
                     continue
                 shorter = _said_in_part(tagged, items)
                 if shorter is not None:  # "on a 2019 macbook pro": not "macbook" alone
-                    fuller = replace(shorter, value=tagged.value)
-                    items[items.index(shorter)] = fuller
-                    given[given.index(shorter)] = fuller
+                    _mend(shorter, replace(shorter, value=tagged.value), items, given)
                     continue
                 moved = _in_the_slot_of_another(tagged, items, given, found)
                 if moved is not None:  # "I'm in procurement at Halvex": Halvex is no team
                     misread, slot_of_it = moved
-                    fixed = replace(misread, slot=slot_of_it)
-                    items[items.index(misread)] = fixed
-                    given[given.index(misread)] = fixed
-                if _read_already(tagged, given) or _a_language_asked_for(tagged, given):
+                    _mend(misread, replace(misread, slot=slot_of_it), items, given)
+                if _read_already(tagged, given) or _not_a_language_spoken(tagged, sentence):
                     continue
                 reading = Reading(tagged.slot, tagged.value, as_said(sentence))
                 fact = _as_fact(reading, sentence, said_on)
@@ -494,16 +488,26 @@ def _cut_short(named: Named, sentence: str) -> bool:
 _SLOTS_OF_A_NAME = (READ_SLOTS | {"responsibility"}) - {"name", "preferred_name", "nationality"}
 """Slots whose values the readers may give one another by mistake: places, organisations,
 tools, people and what the user does."""
+_MISREAD_SLOTS = _SLOTS_OF_A_NAME | {"name"}
+"""Slots a value the tagger is all but sure of may be taken from: those, and the user's name
+("nights at St Aldric's" is no one's)."""
+
+
+def _mend(old: Extracted, new: Extracted, *facts: list[Extracted]) -> None:
+    """The mended fact in the old one's place, in each list of facts that holds it (the
+    sentence's and the turn's)."""
+    for listed in facts:
+        listed[listed.index(old)] = new
 
 
 def _read_for_another_slot(
     tagged: Tagged, items: Sequence[Extracted], given: Sequence[Extracted]
 ) -> Extracted | None:
-    """The fact of the sentence that holds the tagged value as its value in another slot (or
-    as the user's name: "nights at St Aldric's" is no one's), when the tagger is all but sure of
-    its own (`CORRECTING_CONFIDENCE`) and its slot is free: the tagger read the words around the
-    value ("I sort post at the Royal Mail centre in Warrington" is the employer, "the cold air
-    here in Norwich kills me on my walk to work" the home)."""
+    """The fact of the sentence that holds the tagged value as its value in another slot
+    (`_MISREAD_SLOTS`), when the tagger is all but sure of its own (`CORRECTING_CONFIDENCE`) and
+    its slot is free: the tagger read the words around the value ("I sort post at the Royal Mail
+    centre in Warrington" is the employer, "the cold air here in Norwich kills me on my walk to
+    work" the home)."""
     if tagged.confidence < CORRECTING_CONFIDENCE or tagged.slot not in _SLOTS_OF_A_NAME:
         return None
     if tagged.slot not in MULTI_VALUED and any(item.slot == tagged.slot for item in given):
@@ -514,7 +518,7 @@ def _read_for_another_slot(
             item
             for item in items
             if item.kind == "fact"
-            and (item.slot in _SLOTS_OF_A_NAME or item.slot == "name")
+            and item.slot in _MISREAD_SLOTS
             and item.slot != tagged.slot
             and fold(item.value or "") == value
         ),
@@ -585,19 +589,11 @@ def _in_the_slot_of_another(
     return None
 
 
-def _a_language_asked_for(tagged: Tagged, given: Sequence[Extracted]) -> bool:
-    """Whether a tagged language is the one a standing instruction asks answers in: whether the
-    user also speaks it is `app.facts.languages`'s to say ("Reply in Italian from now on, I'm
+def _not_a_language_spoken(tagged: Tagged, sentence: str) -> bool:
+    """Whether a tagged language is one the sentence asks answers in or apologises for: whether
+    the user speaks it is `app.facts.languages`'s to say ("Reply in Italian from now on, I'm
     practising for my trip" is a rule, not a language the user speaks)."""
-    if tagged.slot != "language":
-        return False
-    value = fold(tagged.value)
-    return any(
-        item.kind == "fact"
-        and item.slot == "instruction"
-        and _holds_the_words(fold(item.text), value)
-        for item in given
-    )
+    return tagged.slot == "language" and fold(tagged.value) in not_said_spoken(sentence)
 
 
 def _read_already(tagged: Tagged, given: Sequence[Extracted]) -> bool:

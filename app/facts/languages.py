@@ -113,6 +113,14 @@ def settle_languages(
     return settled
 
 
+def not_said_spoken(sentence: str) -> frozenset[str]:
+    """The languages a sentence names without saying the user speaks them, case-folded: one it
+    asks answers in (`settle_languages` keeps it when the message says the user reads it best)
+    and one it apologises for ("forgive my English")."""
+    asked = {_fold(m.group("language")) for m in _ASKED_IN.finditer(sentence)}
+    return frozenset(asked | {_fold(language) for language in _shaky_languages(sentence)})
+
+
 def _named(text: str, shaky: frozenset[str]) -> list[str]:
     return [m.group() for m in _LANGUAGE.finditer(text) if _fold(m.group()) not in shaky]
 
