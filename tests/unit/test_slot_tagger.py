@@ -140,6 +140,14 @@ def test_a_value_the_tagger_is_sure_of_takes_its_slot_from_another_readers() -> 
     assert ("origin", "Asda") not in found
 
 
+def test_a_value_misread_as_the_users_name_takes_the_slot_the_tagger_is_sure_of() -> None:
+    message = "Nadia, architect — I draw in Procreate and model in Revit"
+    assert ("name", "Procreate") in facts(message, UNTAGGED)
+    found = facts(message)
+    assert ("uses", "Procreate") in found
+    assert ("name", "Procreate") not in found
+
+
 @pytest.mark.parametrize(
     ("message", "read", "said"),
     [
