@@ -61,7 +61,7 @@ at 0.5, 0.6, 0.7 and 0.8 it found 10,491, 10,428, 10,374 and 10,301 at precision
 right seven times in ten, the bar the name reader's thresholds were chosen by. (With the checks a
 review then asked for, whose a value is and that it is a whole word or name: 10,400 at 0.880;
 with a name inside a phrase read for another slot left free: 10,425 at 0.879. Over 56 sets after
-session 18's retraining, 0.6 finds 11,604 of 14,570 at 0.885; 0.5 would add 57 right of 122.)"""
+session 18's retraining, 0.6 finds 11,602 of 14,570 at 0.885; 0.5 would add 57 right of 122.)"""
 
 UNAGREED_CONFIDENCE = 0.9
 """In a turn where none of the tagged values is one the rest read, a tagged value is kept only
