@@ -36,6 +36,13 @@ from pydantic import BaseModel
 
 from app.embeddings.base import Embedder
 from app.embeddings.loader import current_embedder
+from app.facts.sequence import (
+    LONGEST,
+    SEQUENCE_CONFIDENCE,
+    SEQUENCE_FILE,
+    SequenceReader,
+    sequence_inputs,
+)
 from app.facts.vocabulary import NATIONALITIES, OCCUPATIONS
 from app.text.dictionary import in_the_dictionary
 from app.text.places import known_places
@@ -135,13 +142,34 @@ def _shape(word: str) -> str:
     return _SHAPE_RUNS.sub(r"\1\1", shaped)
 
 
+def lowered(tokens: Sequence[Token]) -> list[str]:
+    """The tokens as the word vectors and features read them: lower case, one apostrophe."""
+    return [token.text.lower().replace("’", "'") for token in tokens]
+
+
+def word_vectors(embedder: Embedder, words: Sequence[str]) -> np.ndarray:
+    """Each word's vector (rows in the words' order), every distinct word embedded once."""
+    unique = sorted(set(words))
+    if not unique:
+        return np.zeros((0, embedder.dims), dtype=np.float32)
+    row_of = {word: n for n, word in enumerate(unique)}
+    return embedder.encode(unique)[[row_of[word] for word in words]]
+
+
 def word_features(
-    embedder: Embedder, centroids: np.ndarray, text: str, tokens: Sequence[Token]
+    embedder: Embedder,
+    centroids: np.ndarray,
+    text: str,
+    tokens: Sequence[Token],
+    vectors: np.ndarray | None = None,
 ) -> list[list[str]]:
-    """Each token's features, as CRFsuite's attribute names (every one weighs 1)."""
+    """Each token's features, as CRFsuite's attribute names (every one weighs 1). `vectors`:
+    the tokens' `word_vectors`, when the caller has them."""
     words = [token.text for token in tokens]
-    lower = [word.lower().replace("’", "'") for word in words]
-    clusters = _clusters(embedder, centroids, lower)
+    lower = lowered(tokens)
+    if vectors is None:
+        vectors = word_vectors(embedder, lower)
+    clusters = _clusters(vectors, centroids, lower)
     places = known_places()
     tools = tools_in(text)
     asks = _asking_sentences(text, tokens)
@@ -194,14 +222,12 @@ def _at(words: Sequence[str], n: int, offset: int) -> str:
     return words[at] if 0 <= at < len(words) else "<>"
 
 
-def _clusters(embedder: Embedder, centroids: np.ndarray, lower: Sequence[str]) -> list[str]:
-    """Each word's nearest centroid ("x" for a punctuation mark), its words embedded at once."""
-    unique = sorted({word for word in lower if word[:1].isalnum()})
-    if not unique:
-        return ["x"] * len(lower)
-    nearest = (embedder.encode(unique) @ centroids.T).argmax(axis=1)
-    cluster_of = {word: str(c) for word, c in zip(unique, nearest.tolist(), strict=True)}
-    return [cluster_of.get(word, "x") for word in lower]
+def _clusters(vectors: np.ndarray, centroids: np.ndarray, lower: Sequence[str]) -> list[str]:
+    """Each word's nearest centroid ("x" for a punctuation mark)."""
+    if not len(lower):
+        return []
+    nearest = (vectors @ centroids.T).argmax(axis=1).tolist()
+    return [str(c) if word[:1].isalnum() else "x" for word, c in zip(lower, nearest, strict=True)]
 
 
 def _asking_sentences(text: str, tokens: Sequence[Token]) -> list[bool]:
@@ -239,27 +265,43 @@ def value_tags(text: str, tokens: Sequence[Token], values: Sequence[tuple[str, s
 
 
 class SlotTagger:
-    """The trained field, and the word clusters it reads with."""
+    """The trained field, the word clusters it reads with, and the sequence reader whose surest
+    values it adds where the field tagged nothing (`app.facts.sequence`)."""
 
-    def __init__(self, embedder: Embedder, centroids: np.ndarray, model: Path) -> None:
+    def __init__(
+        self,
+        embedder: Embedder,
+        centroids: np.ndarray,
+        model: Path,
+        sequence: SequenceReader | None = None,
+    ) -> None:
         self.embedder = embedder
         self.centroids = centroids
+        self.sequence = sequence
         self._model = model
         self._local = threading.local()
         """CRFsuite's tagger holds the sequence it tags: one per thread."""
 
     @classmethod
     def for_embedder(
-        cls, embedder: Embedder | None, model: Path = TAGGER_FILE, words: Path = WORDS_FILE
+        cls,
+        embedder: Embedder | None,
+        model: Path = TAGGER_FILE,
+        words: Path = WORDS_FILE,
+        sequence: Path | None = SEQUENCE_FILE,
     ) -> SlotTagger | None:
-        """The tagger, if its word clusters are of this embedder's model; None otherwise."""
+        """The tagger, if its word clusters are of this embedder's model; None otherwise. With
+        the sequence reader of `sequence` beside it when that reads the same model's vectors
+        (`None`: the field alone)."""
         if embedder is None:
             return None
         with np.load(words) as trained:
             about = TaggerAbout.model_validate_json(str(trained["about"]))
             if about.model != embedder.name:
                 return None
-            return cls(embedder, trained["centroids"].astype(np.float32), model)
+            centroids = trained["centroids"].astype(np.float32)
+        reader = None if sequence is None else SequenceReader.for_embedder(embedder, sequence)
+        return cls(embedder, centroids, model, reader)
 
     def _tagger(self) -> pycrfsuite.Tagger:
         tagger = getattr(self._local, "tagger", None)
@@ -269,12 +311,31 @@ class SlotTagger:
         return tagger
 
     def tag(self, text: str) -> list[Tagged]:
-        """The values the text states, in order, with the field's confidence in each."""
+        """The values the text states, in order, with the confidence in each: the field's, and
+        the sequence reader's at `SEQUENCE_CONFIDENCE` where the field tagged none of their
+        words (in a text of at most `LONGEST` words)."""
         tokens = tokens_of(text)
         if not tokens:
             return []
+        vectors = word_vectors(self.embedder, lowered(tokens))
+        features = word_features(self.embedder, self.centroids, text, tokens, vectors)
+        found = self._field_values(text, tokens, features)
+        if self.sequence is not None and len(tokens) <= LONGEST:
+            inputs = sequence_inputs(vectors, [token.text for token in tokens], features)
+            for slot, first, last, confidence in self.sequence.spans(inputs):
+                start, end = tokens[first].start, tokens[last].end
+                if confidence < SEQUENCE_CONFIDENCE or any(
+                    value.start < end and start < value.end for value in found
+                ):
+                    continue
+                found.append(Tagged(slot, start, end, text[start:end], confidence))
+        return sorted(found, key=lambda value: value.start)
+
+    def _field_values(
+        self, text: str, tokens: Sequence[Token], features: list[list[str]]
+    ) -> list[Tagged]:
         tagger = self._tagger()
-        tagger.set(word_features(self.embedder, self.centroids, text, tokens))
+        tagger.set(features)
         labels = tagger.tag()
         found: list[Tagged] = []
         run: list[int] = []

@@ -1,7 +1,7 @@
 """Precision and recall of the embedded extractor on the labelled sets: the patterns alone
 (`embedded-12-patterns`) beside the patterns with the durable and name readers
-(`embedded-12-untagged`) and with the slot tagger too (`embedded-12`, the default while meaning
-is on).
+(`embedded-12-untagged`), with the slot tagger's field too (`embedded-12`) and with its sequence
+reader beside the field (`embedded-13`, the default while meaning is on).
 
     .venv/bin/python ops/bench/extraction.py [path/to/labelled.jsonl] [--misses]
 
@@ -39,16 +39,18 @@ import json
 import sys
 import time
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from app.embeddings.loader import current_embedder  # noqa: E402
 from app.facts.durable import current_reader  # noqa: E402
 from app.facts.embedded import EmbeddedExtractor  # noqa: E402
 from app.facts.extraction import Extracted, Turn  # noqa: E402
 from app.facts.named import current_name_reader  # noqa: E402
-from app.facts.tagger import current_tagger  # noqa: E402
+from app.facts.tagger import SlotTagger, current_tagger  # noqa: E402
 from app.text.words import fold  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -495,13 +497,17 @@ def labelled_set(path: Path) -> tuple[list[dict[str, Any]], bool]:
     return messages, all(line.get("events") != "unlabelled" for line in lines)
 
 
+@lru_cache
 def extractors() -> tuple[EmbeddedExtractor, ...]:
-    """The patterns alone, with the durable and name readers, and with the slot tagger too (the
-    default while meaning is on)."""
+    """The patterns alone, with the durable and name readers, with the slot tagger's field, and
+    with its sequence reader too (the default while meaning is on)."""
     reader, names = current_reader(), current_name_reader()
     return (
         EmbeddedExtractor(None),
         EmbeddedExtractor(reader, names),
+        EmbeddedExtractor(
+            reader, names, SlotTagger.for_embedder(current_embedder(), sequence=None)
+        ),
         EmbeddedExtractor(reader, names, current_tagger()),
     )
 

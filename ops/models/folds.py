@@ -1,13 +1,14 @@
 """The whole learned extractor on everyday chat it has not learned from.
 
-    python ops/models/folds.py      # about 20 minutes on 2 cores with 56 sets
+    python ops/models/folds.py      # about 50 minutes on 2 cores with 56 sets; torch, as
+                                    # for build_sequence.py
 
 The learned readers learn from the everyday tuning sets (ops/bench/data/
 extraction_tuning*.jsonl), so their rows in ops/bench/extraction.py are training figures. Here
 each quarter of the sets (every fourth set) is scored by the extractor whose durable reader
-(`build_durable.py`), name reader (`build_named.py`) and slot tagger (`build_tagger.py`) were
-trained on ops/models/data and the other three quarters only, beside the patterns alone: what a
-new user's chat would get.
+(`build_durable.py`), name reader (`build_named.py`), slot tagger (`build_tagger.py`) and
+sequence reader (`build_sequence.py`) were trained on ops/models/data and the other three
+quarters only, beside the patterns alone: what a new user's chat would get.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ sys.path.insert(0, str(ROOT / "ops/bench"))
 
 import build_durable  # noqa: E402
 import build_named  # noqa: E402
+import build_sequence  # noqa: E402
 import build_tagger  # noqa: E402
 from extraction import labelled_set, score  # noqa: E402  (the bench's sets and matching)
 
@@ -32,6 +34,7 @@ from app.embeddings.static import DEFAULT_MODEL, StaticEmbedder  # noqa: E402
 from app.facts.durable import READER_FILE, DurableReader, ReaderAbout  # noqa: E402
 from app.facts.embedded import EmbeddedExtractor  # noqa: E402
 from app.facts.named import NameReader  # noqa: E402
+from app.facts.sequence import SequenceReader  # noqa: E402
 from app.facts.tagger import SlotTagger  # noqa: E402
 
 
@@ -56,7 +59,8 @@ def main() -> None:
         names = NameReader(embedder, build_named.SLOTS, name_weights)
         model = Path(tempfile.mkdtemp()) / f"tagger_{quarter}.crfsuite"
         centroids, _, _ = build_tagger.train(embedder, learned, model)
-        tagger = SlotTagger(embedder, centroids, model)
+        weights, tags, _ = build_sequence.train(embedder, learned)
+        tagger = SlotTagger(embedder, centroids, model, SequenceReader(embedder, weights, tags))
         for path in held:
             messages, events = labelled_set(path)
             for row, extractor in enumerate(
@@ -79,7 +83,7 @@ def main() -> None:
         (
             "patterns alone",
             "with the durable and name readers, trained without the quarter",
-            "with the readers and the slot tagger, trained without the quarter",
+            "with the readers and both taggers, trained without the quarter",
         ),
         totals,
         strict=True,

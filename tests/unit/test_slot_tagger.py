@@ -14,6 +14,7 @@ from app.facts.durable import DurableReader, said_of_the_past
 from app.facts.embedded import EmbeddedExtractor, _adds_a_name
 from app.facts.extraction import Turn
 from app.facts.named import NameReader
+from app.facts.sequence import LONGEST, SEQUENCE_CONFIDENCE, SequenceReader
 from app.facts.tagger import (
     TAGGER_FILE,
     SlotTagger,
@@ -263,6 +264,7 @@ def test_the_tagger_is_only_used_with_the_model_its_clusters_are_of() -> None:
         name = "static:other-model"
 
     assert SlotTagger.for_embedder(Other()) is None  # type: ignore[arg-type]
+    assert SequenceReader.for_embedder(Other()) is None  # type: ignore[arg-type]
 
 
 def test_a_place_of_a_year_long_past_is_no_home_or_workplace_now() -> None:
@@ -270,3 +272,38 @@ def test_a_place_of_a_year_long_past_is_no_home_or_workplace_now() -> None:
     assert said_of_the_past("office", "back in 1998 I worked at a bank in ")
     assert not said_of_the_past("home", "Back in 2012 I moved here and I still live in ")
     assert not said_of_the_past("home", "I've lived in ")
+
+
+FIELD_ALONE = SlotTagger.for_embedder(EMBEDDER, sequence=None)
+SEQUENCE_MESSAGES = [
+    "I'm a mechanic at a Kwik Fit in Derby, mostly tyres and brakes.",
+    "I'm a claims handler at Aviva and half my day is calls on Genesys",
+    "we run payroll and pensions on Sage, I'm the finance lead at a small charity in Hull",
+    "I teach year 4 at a primary in Salford and do the breakfast club on Mondays",
+    "Nurse on a stroke ward at St. James's, nights mostly, and I look after the rota too",
+    "I'm a sous chef at a tapas place in Bristol, I do the ordering and the prep lists",
+    "Been at Ocado two years now, I pick orders in the chilled section",
+    "I handle onboarding for new starters and run the monthly payroll at a housing association",
+]
+
+
+def test_the_sequence_reader_adds_only_sure_values_where_the_field_tagged_nothing() -> None:
+    assert TAGGER is not None and TAGGER.sequence is not None and FIELD_ALONE is not None
+    added = []
+    for message in SEQUENCE_MESSAGES:
+        both, field = TAGGER.tag(message), FIELD_ALONE.tag(message)
+        assert set(field) <= set(both)
+        for value in set(both) - set(field):
+            assert value.confidence >= SEQUENCE_CONFIDENCE
+            assert not any(other.start < value.end and value.start < other.end for other in field)
+            added.append(value)
+    assert added  # the network reads something the field does not
+
+
+def test_a_message_longer_than_the_network_reads_is_left_to_the_field() -> None:
+    assert TAGGER is not None and FIELD_ALONE is not None
+    message = "I'm a sous chef at a tapas place in Bristol, I do the ordering and the prep lists"
+    assert TAGGER.tag(message) != FIELD_ALONE.tag(message)
+    padded = "Anyway, it was a long week. " * 30 + message  # read whole, it adds "prep lists"
+    assert len(tokens_of(padded)) > LONGEST
+    assert TAGGER.tag(padded) == FIELD_ALONE.tag(padded)
