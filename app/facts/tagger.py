@@ -12,7 +12,8 @@ like "zendesk"), whether it is a known place, a known tool, an occupation or a n
 whether the user's "I"/"my" came before it in its clause, and whether its sentence asks. The
 field reads a message's tags together, so a value spans its words ("type 2 diabetes", "keep
 answers short") and a value's slot depends on the words around it ("I work in Leeds" vs "I live
-in Leeds").
+in Leeds"). Beside the field, the sequence reader (`app.facts.sequence`, a bidirectional LSTM
+over the whole message) adds its surest values where the field tagged none of their words.
 
 It is trained by ops/models/build_tagger.py on the everyday tuning sets
 (ops/bench/data/extraction_tuning*.jsonl: every message labelled with the values it states,
