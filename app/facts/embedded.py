@@ -70,9 +70,8 @@ class EmbeddedExtractor:
     (`app.facts.durable`), the name reader and the slot tagger when meaning is on; offline, about
     3 ms a message on 2 cores (the patterns alone 0.7 ms).
 
-    `embedded-13` is the patterns with the durable and name readers and the slot tagger with its
-    sequence reader beside its field (`app.facts.sequence`; `embedded-12` the tagger's field
-    alone): the patterns with the durable and name readers and the slot tagger, reading
+    `embedded-13` is the patterns with the durable and name readers and the slot tagger (its
+    field and, beside it, its sequence reader: `app.facts.sequence`), reading
     chat's spelling (dropped apostrophes, places, teams, tools and organisations in lower case)
     and its fragments, a second fact of a message (what a clause's opening says, a name,
     product, occupation or team the name reader gives a slot: `app.facts.named`) and the values
@@ -106,14 +105,12 @@ class EmbeddedExtractor:
         self.tagger = tagger
         if reader is None:
             self.name = "embedded-12-patterns"
+        elif tagger is None:
+            self.name = "embedded-12-untagged"
+        elif tagger.sequence is None:
+            self.name = "embedded-12"  # the tagger's field alone, as before the sequence reader
         else:
-            self.name = (
-                "embedded-12-untagged"
-                if tagger is None
-                else "embedded-12"
-                if tagger.sequence is None
-                else "embedded-13"
-            )
+            self.name = "embedded-13"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [

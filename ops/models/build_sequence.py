@@ -2,7 +2,7 @@
 
     python -m venv /tmp/build && /tmp/build/bin/pip install -e . torch==2.13.0
     /tmp/build/bin/python ops/models/build_sequence.py   # writes app/facts/sequence_model.npz
-                                                         # (about 8 minutes on 2 cores)
+                                                         # (about 6 minutes on 2 cores)
 
 Torch only here, at build time: `app.facts.sequence` runs the trained network with numpy. The
 inputs are `app.facts.sequence.sequence_inputs` (each word's static-model vector and the slot
@@ -10,9 +10,9 @@ tagger's flags), the targets the B-/I-/O tags `ops/models/build_tagger.py` train
 from the same everyday tuning sets (ops/bench/data/extraction_tuning*.jsonl; never the held-out
 sets in tests/data/). One layer of `HIDDEN` units each way, dropout 0.2 on the inputs and 0.3
 before the output layer, Adam, `EPOCHS` passes in batches of 32, seeded: chosen once, not tuned
-(a first try with 192 units and 25 passes was no better alone and three times slower to train).
-The weights are stored as float16 (1.3 MB). ops/models/folds.py trains it on three quarters of
-the sets and scores the fourth.
+(session 18's first try had 192 units and 25 passes and took three times as long to train).
+The weights are stored as float16 (0.8 MB compressed). ops/models/folds.py trains it on three
+quarters of the sets and scores the fourth.
 """
 
 from __future__ import annotations

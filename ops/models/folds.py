@@ -1,7 +1,8 @@
 """The whole learned extractor on everyday chat it has not learned from.
 
-    python ops/models/folds.py      # about 50 minutes on 2 cores with 56 sets; torch, as
-                                    # for build_sequence.py
+    python ops/models/folds.py      # about 45 minutes on 2 cores with 56 sets (20 before
+                                    # the sequence reader, which adds four networks of about
+                                    # 6 minutes); torch, as for build_sequence.py
 
 The learned readers learn from the everyday tuning sets (ops/bench/data/
 extraction_tuning*.jsonl), so their rows in ops/bench/extraction.py are training figures. Here

@@ -14,12 +14,13 @@ from app.facts.durable import DurableReader, said_of_the_past
 from app.facts.embedded import EmbeddedExtractor, _adds_a_name
 from app.facts.extraction import Turn
 from app.facts.named import NameReader
-from app.facts.sequence import LONGEST, SEQUENCE_CONFIDENCE, SequenceReader
+from app.facts.sequence import FLAGS, LONGEST, SEQUENCE_CONFIDENCE, SequenceReader
 from app.facts.tagger import (
     TAGGER_FILE,
     SlotTagger,
     tokens_of,
     value_tags,
+    word_features,
 )
 
 EMBEDDER = StaticEmbedder(DEFAULT_MODEL)
@@ -298,6 +299,25 @@ def test_the_sequence_reader_adds_only_sure_values_where_the_field_tagged_nothin
             assert not any(other.start < value.end and value.start < other.end for other in field)
             added.append(value)
     assert added  # the network reads something the field does not
+
+
+def test_a_value_only_the_sequence_reader_tags_becomes_a_fact() -> None:
+    message = "I'm a sous chef at a tapas place in Bristol, I do the ordering and the prep lists"
+    field_alone = EmbeddedExtractor(*READERS, FIELD_ALONE)
+    assert ("responsibility", "prep lists") not in facts(message, field_alone)
+    assert ("responsibility", "prep lists") in facts(message)
+
+
+def test_the_flags_the_network_reads_are_ones_the_field_gives() -> None:
+    """The network reads the field's flags by name: a flag renamed in `word_features` would
+    leave its input silently empty."""
+    assert TAGGER is not None
+    text = (
+        "I'm a nurse and my sister lives in Leeds with Qwzx Brant. Are you British? "
+        "we use jira and confluence."
+    )
+    given = word_features(EMBEDDER, TAGGER.centroids, text, tokens_of(text))
+    assert set(FLAGS) <= {feature for row in given for feature in row}
 
 
 def test_a_message_longer_than_the_network_reads_is_left_to_the_field() -> None:
