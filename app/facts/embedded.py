@@ -70,15 +70,18 @@ class EmbeddedExtractor:
     (`app.facts.durable`), the name reader and the slot tagger when meaning is on; offline, about
     3 ms a message on 2 cores (the patterns alone 0.7 ms).
 
-    `embedded-13` is the patterns with the durable and name readers and the slot tagger (its
+    `embedded-14` is the patterns with the durable and name readers and the slot tagger (its
     field and, beside it, its sequence reader: `app.facts.sequence`), reading
     chat's spelling (dropped apostrophes, places, teams, tools and organisations in lower case)
     and its fragments, a second fact of a message (what a clause's opening says, a name,
     product, occupation or team the name reader gives a slot: `app.facts.named`) and the values
     the slot tagger finds beside them (`app.facts.tagger`), nothing of what is made believe or
-    quoted from others (`app.facts.make_believe`); `embedded-12-untagged` the same without the
-    slot tagger (for the benchmarks) and `embedded-12-patterns` the same patterns alone
-    (`embedded-11` before the slot tagger; `embedded-10` before habits said by how
+    quoted from others (`app.facts.make_believe`); `embedded-14-field` the same without the
+    sequence reader, `embedded-14-untagged` without the slot tagger (both for the benchmarks)
+    and `embedded-14-patterns` the same patterns alone (`embedded-13` before the ends of homes,
+    tools, jobs, offices and managers left for another and the sequence reader's values over
+    words the field is unsure of; `embedded-12` before the sequence reader;
+    `embedded-11` before the slot tagger; `embedded-10` before habits said by how
     often, rules asked for because of something lasting, employers named with their site, jobs
     said by their frame, towns known by their capitals and duties said as "my job is …";
     `embedded-9` before products typed in lower
@@ -104,13 +107,13 @@ class EmbeddedExtractor:
         self.names = names
         self.tagger = tagger
         if reader is None:
-            self.name = "embedded-12-patterns"
+            self.name = "embedded-14-patterns"
         elif tagger is None:
-            self.name = "embedded-12-untagged"
+            self.name = "embedded-14-untagged"
         elif tagger.sequence is None:
-            self.name = "embedded-12"  # the tagger's field alone, as before the sequence reader
+            self.name = "embedded-14-field"  # the tagger's field without its sequence reader
         else:
-            self.name = "embedded-13"
+            self.name = "embedded-14"
 
     def extract(self, turns: Sequence[Turn]) -> list[Extracted]:
         per_sentence: list[tuple[int, str, date, list[Extracted]]] = [
@@ -334,7 +337,7 @@ class EmbeddedExtractor:
                 if slot is None or not is_the_users_now(slot, named, sentence):
                     continue  # "Back in 2012 I spent a year teaching English in Busan"
                 tagged = replace(tagged, slot=slot)
-                if _no_name_of_someone(tagged) or _cut_short(named, sentence):
+                if _said_when_or_of_whom(tagged) or _cut_short(named, sentence):
                     continue  # "I was in a play at the Old Vic": no "Vic"
                 misread = _read_for_another_slot(tagged, items, given)
                 if misread is not None:  # "I sort post at the Royal Mail centre": the employer
@@ -468,11 +471,12 @@ is the request readers' to say (`_read_standing_requests`: "I'm new to Leeds, so
 specific" asks it once)."""
 
 
-def _no_name_of_someone(tagged: Tagged) -> bool:
-    """Whether a value tagged as someone's name is a day, a month or a nationality ("Sunday
-    here, so quiet")."""
-    return tagged.slot in _PEOPLES_NAMES and (
-        names_a_day(tagged.value) or is_a_nationality(tagged.value)
+def _said_when_or_of_whom(tagged: Tagged) -> bool:
+    """Whether a tagged value is a day or a month, which says when and is no value of any slot
+    ("hand in my notice at Barclays in October": no office), or a nationality tagged as
+    someone's name ("Sunday here, so quiet")."""
+    return names_a_day(tagged.value) or (
+        tagged.slot in _PEOPLES_NAMES and is_a_nationality(tagged.value)
     )
 
 

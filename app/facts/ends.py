@@ -9,19 +9,68 @@ from collections.abc import Iterator
 
 from app.facts.found import Found, clean
 from app.facts.vocabulary import DIETS, END, NAME, ORG, PHRASE, PLACE, PRONOUNS, ROLE_NOUNS
+from app.text.places import known_places
+from app.text.tools import tools_in
+from app.text.words import fold
+
+
+def _a_known_place(value: str) -> bool:
+    """Whether the value is a town, region or country (`app.text.places`): "Left Berlin after
+    eleven years" ends a home, not a job."""
+    return fold(value) in known_places()
+
+
+_VALUES = ("v", "v2", "v3")
+"""The groups an end's pattern names its value by, one for each way it is said."""
 
 
 def ends(sentence: str) -> Iterator[Found]:
     """A job, a home, a partner, a manager, a colleague, a diet or a pet that no longer holds,
     with the slot it ends and, where the sentence names it, its value."""
-    for pattern, ended in _ENDS:
-        for match in pattern.finditer(sentence):
-            value = (match.group("v") or match.groupdict().get("v2") or "").strip()
-            said = value.split()[0].lower() if value else ""
-            if value and value.lower() not in _NO_VALUE and said not in PRONOUNS:
-                yield Found("end", ended, value, _ENDED_TEXT[ended].format(value), match.start())
+    yield from _said_by_a_pattern(sentence)
+    yield from _left_for_another(sentence)
+    yield from _tools_given_up(sentence)
     for match in _RESIGNING.finditer(sentence):
         yield Found("end", "employer", "", "No longer works at their employer", match.start())
+    yield from _not_any_more(sentence)
+
+
+def _said_by_a_pattern(sentence: str) -> Iterator[Found]:
+    """The ends of `_ENDS`, each pattern's slot (a job left in a known place is a home left:
+    "Left Berlin after eleven years")."""
+    for pattern, ended in _ENDS:
+        for match in pattern.finditer(sentence):
+            groups = match.groupdict()
+            value = next((groups[name] for name in _VALUES if groups.get(name)), "").strip()
+            said = value.split()[0].lower() if value else ""
+            if value and value.lower() not in _NO_VALUE and said not in PRONOUNS:
+                slot = "home" if ended == "employer" and _a_known_place(value) else ended
+                yield Found("end", slot, value, _ENDED_TEXT[slot].format(value), match.start())
+
+
+def _left_for_another(sentence: str) -> Iterator[Found]:
+    """A home or a tool the user left for another (`_FROM_ONE_TO_ANOTHER`)."""
+    for match in _FROM_ONE_TO_ANOTHER.finditer(sentence):
+        value, slot = match.group("v"), "uses"
+        if value is not None and _a_known_place(value):
+            slot = "home"  # "we've swapped Sheffield for a village outside Harrogate"
+        elif value is None:  # a place left: a home when it or the place moved to is a known one
+            value, slot = match.group("place"), "home"
+            if not any(_a_known_place(place or "") for place in match.group("place", "to")):
+                continue
+        yield Found("end", slot, value, _ENDED_TEXT[slot].format(value), match.start())
+
+
+def _tools_given_up(sentence: str) -> Iterator[Found]:
+    """A known tool given up (`_OFF_A_TOOL`)."""
+    for match in _OFF_A_TOOL.finditer(sentence):
+        value = next(value for value in match.group("v", "v2", "v3") if value)
+        if tools_in(value.lower()) == [(0, len(value))]:
+            yield Found("end", "uses", value, _ENDED_TEXT["uses"].format(value), match.start())
+
+
+def _not_any_more(sentence: str) -> Iterator[Found]:
+    """Ends said with "anymore" or "no longer" (`_NOT_ANY_MORE`)."""
     for match in _NOT_ANY_MORE.finditer(sentence):
         value = match.group("v") or match.group("v2") or match.group("v3") or match.group("v4")
         value = value.strip()
@@ -32,6 +81,52 @@ def ends(sentence: str) -> Iterator[Found]:
             slot = None  # "I'm no longer with Acme" or "with Mark": whatever names them ends
         text = _ENDED_TEXT[slot].format(value) if slot else f"No longer with {value}"
         yield Found("end", slot, value, text, match.start())
+
+
+_FROM_ONE_TO_ANOTHER = re.compile(
+    r"(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:(?i:just|finally|recently|now)\s+)?"
+    r"(?:moved|(?P<tool>switched|migrated|swapped|ditched|moved\s+(?:our|my)\s+"
+    r"(?:whole\s+)?[a-z]+))|\b(?:[Ss]ince|[Aa]fter)\s+moving)"
+    r"\s+(?:(?:back|over|here|house)\s+)?"
+    r"(?(tool)(?:from\s+)?(?:an?\s+|the\s+|my\s+)?(?P<v>[A-Z][\w+#-]*(?:\s+[A-Z0-9][\w+#-]*){0,2})\s+(?:to|for)\s+"
+    rf"|from\s+(?:a\s+(?:flat|house|place|room)\s+in\s+)?(?P<place>{PLACE})"
+    rf"(?:\s+to\s+(?:a\s+(?:flat|house|place|room)\s+in\s+)?(?P<to>{PLACE}))?"
+    r"(?=\s*[,.;!?]|\s*$|\s+(?:last|this|in|a|two|three|\d+|for|and|so|but|after|years?)\b))"
+    r"(?![^.!?]*\b(?:when\s+I\s+was|as\s+a\s+(?:kid|child|teen|baby)|aged\s+\d|at\s+the\s+age)\b)"
+)
+"""A home or a tool left for another: "we moved from Ohio last summer", "I've just moved from
+Lewisham to Croydon", "after moving from Wrocław", "switched from an Android to an iPhone 15",
+"we ditched Slack for Teams", "moved our whole backend from MongoDB to Postgres" ("from" is
+needed for a move: "I moved to Leeds" ends nothing). A moved-from place is a home only when it
+or the place moved to is a known place (`app.text.places`): "moved from Google to Meta" is a
+job's, and a childhood move ("when I was five") ends no home now."""
+
+
+_OFF_A_TOOL = re.compile(
+    r"(?:\bI(?:['’]m|\s+am)\s+|^|[,;—–]\s*)(?:(?i:not|no\s+longer))\s+on\s+(?P<v>[\w+-]+)\s+any\s?more\b"
+    r"|(?:\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+|^|[,;—–]\s*)(?:(?i:gave|given)\s+up|(?i:quit|"
+    r"deleted|cancell?ed|ditched|dropped))\s+(?:my\s+)?(?P<v2>[\w+-]+(?:\s+[A-Z][\w+-]*)?)"
+    r"(?=\s*[,.;!?—–]|\s*$|\s+(?:for|in|last|this|a|and|but|so|because|after|ages)\b)"
+    r"|^(?i:no\s+more)\s+(?P<v3>[\w+-]+)\s+for\s+me\b"
+)
+"""A tool given up, when it is a known one (`app.text.tools`): "not on facebook anymore", "I gave
+up Facebook for good", "No more Spotify for me". ("I stopped using my fitbit" is `no_longer`'s;
+"I quit Deloitte" a job's end, read above.)"""
+
+
+_NOT_A_THING_LEFT = (
+    r"(?!\s+(?:library|hospital|school|university|office|shop|store|clinic|museum|centre|"
+    r"center|branch|site)\b)"
+    r"(?!\s+(?:on(?!\s+(?:\d|the\s+\d|[A-Z]))|off|open|running|behind|out|outside|unlocked|"
+    r"plugged|switched|at\s+home)\b)"
+)
+"""What follows a thing left somewhere, not a job left: "I left the Xbox on all night" (but "I
+left Northwind on 1 August"), and the kind of place a name is only part of ("I no longer work
+at the Hallbrook library")."""
+
+
+_A_BOSS = r"(?:manager|boss|supervisor|line\s+manager|team\s+lead|lead)"
+_A_SITE = r"(?:office|site|branch|depot|warehouse|store|plant|campus|hub)"
 
 
 _A_PET = r"(?:old\s+|sweet\s+)?(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|pony)"
@@ -45,7 +140,7 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
             r"’m\s+leaving|will\s+leave|am\s+resigning\s+from|'m\s+resigning\s+from|"
             r"no\s+longer\s+work\s+"
             r"(?:at|for)|don't\s+work\s+(?:at|for)\s+|stopped\s+working\s+(?:at|for)(?:\s+the)?)\s*"
-            rf"(?P<v>{ORG})"
+            rf"(?:the\s+(?=[A-Z]))?(?P<v>(?>{ORG})){_NOT_A_THING_LEFT}"
         ),
         "employer",
     ),
@@ -76,14 +171,15 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "since retiring from the navy"
         re.compile(
-            r"(?:\bI(?:['’]ve|\s+have)?\s+|^|\b(?:since|after)\s+)(?:retired|retiring)\s+from\s+"
+            r"(?:\bI(?:['’]ve|\s+have|['’]m|\s+am)?\s+|^|\b(?:since|after)\s+)(?:retired|retiring)\s+from\s+"
             rf"(?:the\s+)?(?P<v>{ORG}|[a-z][\w&-]+)"
         ),
         "employer",
     ),
     (  # "left google in january"
         re.compile(
-            rf"(?:^|,\s*)(?:(?:just|finally)\s+)?left\s+(?P<v>{ORG}|[a-z][\w&-]+)"
+            rf"(?:^|[,—–]\s*)(?:(?:just|finally)\s+)?(?i:left)\s+(?:the\s+(?=[A-Z]))?(?P<v>(?>{ORG}|[a-z][\w&-]+))"
+            rf"{_NOT_A_THING_LEFT}"
             r"(?=\s+(?:in|on|last|this|after|back|a|to|for)\b|\s*[,.;!]|\s*$)"
         ),
         "employer",
@@ -91,6 +187,44 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(rf"\bI\s+(?:no\s+longer|don't|do\s+not)\s+live\s+in\s+(?P<v>{PLACE})"),
         "home",
+    ),
+    (  # "a product manager at Flutterwave, previously at Andela"
+        re.compile(rf"\b(?i:previously|formerly)\s+(?:at|with)\s+(?:the\s+)?(?P<v>{ORG})"),
+        "employer",
+    ),
+    (  # "I was made redundant from Standard Bank in February"
+        re.compile(rf"\bI\s+was\s+made\s+redundant\s+(?:from|by|at)\s+(?:the\s+)?(?P<v>{ORG})"),
+        "employer",
+    ),
+    (  # "I report to Ana Lima instead of Rui", "she's replaced Tom as my manager"
+        re.compile(
+            rf"\breport(?:ing)?\s+to\s+{NAME}\s+(?:now\s+)?instead\s+of\s+(?P<v>{NAME})"
+            rf"|\breplaced\s+(?P<v2>{NAME})\s+as\s+my\s+{_A_BOSS}\b"
+            rf"|(?P<v3>{NAME})\s+(?:isn['’]t|is\s+not|is\s+no\s+longer)\s+my\s+{_A_BOSS}\b"
+        ),
+        "manager",
+    ),
+    (  # "I'm not at the Birmingham office anymore", "moved from the Berlin office to Munich"
+        re.compile(
+            rf"\b(?i:not|no\s+longer)\s+(?:at|in|based\s+(?:at|in))\s+(?:the|our)\s+(?P<v>{PLACE})"
+            rf"\s+{_A_SITE}\b(?=[^.!?]*\bany\s?more\b|\s+(?:now|since)\b)"
+            rf"|\b(?:I|[Ww]e)\s+(?:have\s+|['’]ve\s+)?moved\s+from\s+(?:the|our)\s+(?P<v2>{PLACE})\s+"
+            rf"{_A_SITE}\s+to\b"
+            rf"|\b[Oo]ur\s+office\s+(?:has\s+)?moved\s+from\s+(?P<v3>{PLACE})\s+to\b"
+        ),
+        "office",
+    ),
+    (  # "I'm not a student anymore"
+        re.compile(
+            rf"\bI(?:['’]m|\s+am)\s+not\s+an?\s+(?P<v>(?:[\w-]+\s+){{0,2}}(?:{ROLE_NOUNS}))"
+            r"\s+any\s?more\b",
+            re.IGNORECASE,
+        ),
+        "role",
+    ),
+    (  # "since my divorce from Daniel went through" ("my ex Kieran" ended long ago)
+        re.compile(rf"\b(?:my|our)\s+divorce\s+from\s+(?P<v>{NAME})"),
+        "partner",
     ),
     (  # "moved out of london in march", "we moved away from Leeds"
         re.compile(
@@ -254,6 +388,7 @@ _A_DIET = re.compile(
 
 _ENDED_TEXT = {
     "home": "No longer lives in {}",
+    "office": "No longer works in {}",
     "employer": "No longer works at {}",
     "manager": "No longer reports to {}",
     "partner": "No longer with {}",
@@ -291,6 +426,11 @@ def no_longer(sentence: str) -> Iterator[Found]:
             continue
         if _A_JOB_OR_HOME.match(value):
             continue  # "stopped working at the Co-op": `ends` reads the job
+        used = _USING.match(value)
+        if used:  # "I stopped using Excel for my budget": a tool given up, no habit
+            tool = used.group("tool")
+            yield Found("end", "uses", tool, _ENDED_TEXT["uses"].format(tool), match.start())
+            continue
         diet = _A_DIET.fullmatch(value)
         if diet:  # "I don't do keto anymore", "I no longer eat halal": a diet ends, no habit
             yield Found("end", "diet", diet.group("d"), f"Not {diet.group('d')}", match.start())
@@ -321,14 +461,17 @@ _NO_LONGER = re.compile(
     rf"(?P<verb>[a-z]+)\s+(?P<v>{PHRASE})\s+any\s?more\b"
     rf"|\bI\s+no\s+longer\s+{_HEDGE}(?P<verb2>[a-z]+)\s+(?P<v2>{PHRASE}){END}"
     rf"|(?<!\bwhen\s)(?<!\btime\s)(?<!\bif\s)(?<!\bwhenever\s)"
-    rf"(?:\bI(?:'ve|’ve|\s+have)?\s+|^|,\s*)(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
+    rf"(?:\b(?:I|[Ww]e)(?:'ve|’ve|\s+have)?\s+|^|,\s*)(?P<quit>stopped|quit|given\s+up|gave\s+up)\s+"
     rf"(?P<v3>[a-z]+ing(?:\s+{PHRASE})?|(?:{_QUIT_THINGS})(?:\s+for\s+good)?){END}",
     re.IGNORECASE,
 )
 
 
+_USING = re.compile(r"using\s+(?:my\s+|our\s+|the\s+)?(?P<tool>.+)", re.IGNORECASE)
+
+
 _A_JOB_OR_HOME = re.compile(
-    r"(?:working\s+(?:at|for|as)|living\s+(?:in|at|with)|reporting\s+to)\b", re.IGNORECASE
+    r"(?:working\s+(?:at|for|as|with)|living\s+(?:in|at|with)|reporting\s+to)\b", re.IGNORECASE
 )
 _ALONE = r"drive|smoke|drink|vape|run|cycle|swim|cook|gamble"
 """Habits said by their verb alone, each made third person by an "s" ("No longer drives")."""

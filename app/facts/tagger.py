@@ -314,7 +314,8 @@ class SlotTagger:
     def tag(self, text: str) -> list[Tagged]:
         """The values the text states, in order, with the confidence in each: the field's, and
         the sequence reader's at `SEQUENCE_CONFIDENCE` where the field tagged none of their
-        words (in a text of at most `LONGEST` words)."""
+        words at `TAGGED_CONFIDENCE` (in a text of at most `LONGEST` words): a value the field
+        is unsure of is not kept, so it does not stand in the way of one the network is sure of."""
         tokens = tokens_of(text)
         if not tokens:
             return []
@@ -326,7 +327,10 @@ class SlotTagger:
             for slot, first, last, confidence in self.sequence.spans(inputs):
                 start, end = tokens[first].start, tokens[last].end
                 if confidence < SEQUENCE_CONFIDENCE or any(
-                    value.start < end and start < value.end for value in found
+                    value.start < end
+                    and start < value.end
+                    and value.confidence >= TAGGED_CONFIDENCE
+                    for value in found
                 ):
                     continue
                 found.append(Tagged(slot, start, end, text[start:end], confidence))

@@ -1,7 +1,7 @@
 """Precision and recall of the embedded extractor on the labelled sets: the patterns alone
-(`embedded-12-patterns`) beside the patterns with the durable and name readers
-(`embedded-12-untagged`), with the slot tagger's field too (`embedded-12`) and with its sequence
-reader beside the field (`embedded-13`, the default while meaning is on).
+(`embedded-14-patterns`) beside the patterns with the durable and name readers
+(`embedded-14-untagged`), with the slot tagger's field too (`embedded-14-field`) and with its
+sequence reader beside the field (`embedded-14`, the default while meaning is on).
 
     .venv/bin/python ops/bench/extraction.py [path/to/labelled.jsonl] [--misses]
 
@@ -331,6 +331,34 @@ DEFAULT_SETS = (
         "fifty-sixth everyday set, several facts a message, standing instructions, facts inside "
         "questions (session 18), written to ops/bench/data/extraction_labelling.md, its training "
         "data since",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_57.jsonl",
+        "fifty-seventh everyday set, casual texting: family, health, tastes, habits, devices "
+        "(session 20), written to "
+        "ops/bench/data/extraction_labelling.md; the ends' patterns were tuned on it, the "
+        "shipped learned readers did not learn from it",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_58.jsonl",
+        "fifty-eighth everyday set, work life in many Englishes: roles, duties, managers, offices "
+        "(session 20), written to "
+        "ops/bench/data/extraction_labelling.md; the ends' patterns were tuned on it, the "
+        "shipped learned readers did not learn from it",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_59.jsonl",
+        "fifty-ninth everyday set, change over time: moves, new jobs, things given up (73 ends) "
+        "(session 20), written to "
+        "ops/bench/data/extraction_labelling.md; the ends' patterns were tuned on it, the "
+        "shipped learned readers did not learn from it",
+    ),
+    (
+        ROOT / "ops/bench/data/extraction_tuning_60.jsonl",
+        "sixtieth everyday set, people outside offices: instructions, habits, devices, languages "
+        "(session 20), written to "
+        "ops/bench/data/extraction_labelling.md; the ends' patterns were tuned on it, the "
+        "shipped learned readers did not learn from it",
     ),
     (
         DATA / "extraction_heldout_everyday.jsonl",

@@ -1156,6 +1156,61 @@ def test_a_change_ends_what_held_before(
 
 
 @pytest.mark.parametrize(
+    ("message", "ended"),
+    [
+        (
+            "I've just moved from Lewisham to Croydon. How long is the commute?",
+            ("home", "Lewisham"),
+        ),
+        ("I've lived in Kraków for a year now after moving from Wrocław.", ("home", "Wrocław")),
+        ("I moved here from London in 2019 and love it", ("home", "London")),
+        ("I've just switched from an Android to an iPhone 15 and I'm lost.", ("uses", "Android")),
+        ("We ditched Slack for Teams in January.", ("uses", "Slack")),
+        ("We moved our whole backend from MongoDB to Postgres this quarter.", ("uses", "MongoDB")),
+        ("I gave up Facebook for good last year.", ("uses", "Facebook")),
+        ("No more Spotify for me, I cancelled it.", ("uses", "Spotify")),
+        ("We stopped using Trello in March, the team is on Asana now.", ("uses", "Trello")),
+        ("I left the Army in 2021 after 12 years.", ("employer", "Army")),
+        ("I'm an engineer at Spotify now — left Klarna in the autumn.", ("employer", "Klarna")),
+        ("I'm a product manager at Flutterwave, previously at Andela.", ("employer", "Andela")),
+        ("I was made redundant from Standard Bank in February.", ("employer", "Standard Bank")),
+        ("Since March I report to Ana Lima instead of Rui.", ("manager", "Rui")),
+        ("Sunita has replaced Tom as my manager.", ("manager", "Tom")),
+        ("Dr. Okafor isn't my supervisor anymore since she moved.", ("manager", "Dr. Okafor")),
+        ("I'm not at the Birmingham office anymore; I'm in Leeds.", ("office", "Birmingham")),
+        ("I moved from the Berlin office to Munich in February.", ("office", "Berlin")),
+        (
+            "Our office moved from Sandton to Rosebank, so my commute changed.",
+            ("office", "Sandton"),
+        ),
+        ("I'm not a student anymore, I work at a climbing gym.", ("role", "student")),
+        ("Since my divorce from Daniel went through I've been in Cork.", ("partner", "Daniel")),
+        ("Left Berlin after eleven years and I'm back in Kraków.", ("home", "Berlin")),
+        ("Finally we've swapped Sheffield for a village outside Harrogate.", ("home", "Sheffield")),
+    ],
+)
+def test_what_the_user_left_for_another_is_ended(message: str, ended: tuple[str, str]) -> None:
+    assert ended in [(i.slot, i.value) for i in read(message) if i.kind == "end"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I moved from Lagos to London when I was five.",
+        "I moved from Google to Meta last year",
+        "My sister's ex, Tom, is a plumber",
+        "Left the choir after 8 years, too much drama.",
+        "I left the office early today",
+        "Should I switch from Android to an iPhone?",
+        "I'm not on nights anymore",
+        "my parents moved from Leeds to York",
+    ],
+)
+def test_what_was_not_the_users_or_not_left_ends_nothing(message: str) -> None:
+    assert [(i.slot, i.value) for i in read(message) if i.kind == "end"] == []
+
+
+@pytest.mark.parametrize(
     "message",
     ["my sister moved from Bristol to Exeter", "the meeting moved from Monday to Friday"],
 )

@@ -104,13 +104,13 @@ def test_the_patterns_win_where_they_read_a_fact() -> None:
 
 
 def test_the_extractor_names_what_reads() -> None:
-    assert EmbeddedExtractor(None).name == "embedded-12-patterns"
-    assert EmbeddedExtractor(READER).name == "embedded-12-untagged"
+    assert EmbeddedExtractor(None).name == "embedded-14-patterns"
+    assert EmbeddedExtractor(READER).name == "embedded-14-untagged"
     tagger = SlotTagger.for_embedder(StaticEmbedder(DEFAULT_MODEL))
     field = SlotTagger.for_embedder(StaticEmbedder(DEFAULT_MODEL), sequence=None)
     # re-extraction re-runs the batches an extractor of another name made
-    assert EmbeddedExtractor(READER, None, tagger).name == "embedded-13"
-    assert EmbeddedExtractor(READER, None, field).name == "embedded-12"
+    assert EmbeddedExtractor(READER, None, tagger).name == "embedded-14"
+    assert EmbeddedExtractor(READER, None, field).name == "embedded-14-field"
 
 
 @pytest.mark.parametrize(
