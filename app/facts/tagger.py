@@ -13,7 +13,8 @@ whether the user's "I"/"my" came before it in its clause, and whether its senten
 field reads a message's tags together, so a value spans its words ("type 2 diabetes", "keep
 answers short") and a value's slot depends on the words around it ("I work in Leeds" vs "I live
 in Leeds"). Beside the field, the sequence reader (`app.facts.sequence`, a bidirectional LSTM
-over the whole message) adds its surest values where the field tagged none of their words.
+over the whole message) adds its surest values where the field tagged none of their words with
+`TAGGED_CONFIDENCE`.
 
 It is trained by ops/models/build_tagger.py on the everyday tuning sets
 (ops/bench/data/extraction_tuning*.jsonl: every message labelled with the values it states,
@@ -267,7 +268,7 @@ def value_tags(text: str, tokens: Sequence[Token], values: Sequence[tuple[str, s
 
 class SlotTagger:
     """The trained field, the word clusters it reads with, and the sequence reader whose surest
-    values it adds where the field tagged nothing (`app.facts.sequence`)."""
+    values it adds where the field tagged nothing it is sure of (`app.facts.sequence`)."""
 
     def __init__(
         self,
