@@ -59,6 +59,7 @@ from app.facts.vocabulary import (
     PLACE,
     PRONOUNS,
     ROLE_NOUNS,
+    TITLE,
 )
 
 T = TypeVar("T")
@@ -376,6 +377,31 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
         "responsibility",
         "Is responsible for {v}",
     ),
+    Pattern(  # "Cash-ups are on me", "Dealing with complaints is on me"
+        r"(?:^|[,;—–]\s*|\band\s+)(?!(?:the\s+)?(?:bill|drinks?|round|dinner|lunch|coffee|"
+        r"breakfast|food|pizza|it|this|that|everything|next|first|mistake|blame|fault|error|"
+        r"screw-?up|mess|delay)\b)"
+        r"(?P<v>(?:the\s+|all\s+the\s+|our\s+)?[A-Za-z][\w'’-]*(?:\s+[\w'’-]+){0,4}?)\s+"
+        r"(?:is|are)\s+(?:all\s+|now\s+|mostly\s+)?on\s+me\b"
+        r"(?!\s+(?:tonight|today|this\s+time|next\s+time|if|when)\b)",
+        "responsibility",
+        "Is responsible for {v}",
+    ),
+    Pattern(  # "I'm the one billing clients", "I'm the one who does the rota"
+        rf"{I_AM}\s+the\s+one\s+(?:who\s+(?:does|handles|runs|owns|manages|deals\s+with)\s+|"
+        r"(?:doing|handling|running|managing|dealing\s+with)\s+)?"
+        rf"(?P<v>(?:the\s+|all\s+the\s+|our\s+)?(?!who\b|that\b){PHRASE}){END}",
+        "responsibility",
+        "Is responsible for {v}",
+    ),
+    Pattern(  # "my boss asked me to own the onboarding calls from now on" (without "from now on",
+        # a task: "asked me to run the open day"), "gave me the KPI deck to own"
+        r"\basked\s+me\s+to\s+(?:own|run|handle|manage|lead|look\s+after)\s+"
+        rf"(?P<v>{PHRASE})\s+from\s+now\s+on\b"
+        r"|\b(?:gave|given|handed)\s+me\s+(?P<v2>(?:the\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,4}?)\s+to\s+own\b",
+        "responsibility",
+        "Is responsible for {v}",
+    ),
     Pattern(  # "my mother tongue is Hungarian"
         r"\bmy\s+(?:mother\s+tongue|native\s+language|first\s+language|home\s+language)\s+is\s+"
         rf"(?P<v>{LANGUAGES})\b",
@@ -611,7 +637,9 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     # Who and what they work with.
     Pattern(
-        rf"\b[Mm]y\s+(?:manager|boss|supervisor|line\s+manager)\s+is\s+(?P<v>{NAME})",
+        rf"\b[Mm]y\s+(?:new\s+)?(?:manager|boss|supervisor|line\s+manager|team\s+lead)"
+        rf"(?:\s+is\s+|,\s+|\s+)(?P<v>(?>{TITLE}[A-Z][\w'’-]+(?:\s+(?:[A-Z]|[^\x00-\x7f\W])[\w'’-]+){{0,2}}))"
+        r"(?!\s+(?:left|quit|retired|moved|was|used|has\s+left|is\s+leaving)\b)",
         "manager",
         "Reports to {v}",
         flags=0,
@@ -659,7 +687,8 @@ PATTERNS: tuple[Pattern | Reader, ...] = (
     ),
     Pattern(
         rf"(?<!\bwhen\s)(?<!\bif\s)(?<!\bwhenever\s)(?<!\band\s)"
-        rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after|cover|handle|support|maintain)\s+"
+        rf"\bI\s+(?:manage|lead|run|own|oversee|look\s+after|cover|handle|support|maintain|"
+        r"coordinate|supervise)\s+"
         rf"(?P<v>the\s+{PHRASE}|our\s+{PHRASE}|all\s+(?:the\s+|our\s+)?{PHRASE}|"
         rf"a\s+team\s+of\s+{PHRASE})"
         rf"{END}",

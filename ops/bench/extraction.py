@@ -452,6 +452,14 @@ DEFAULT_SETS = (
         "the Philippines), written before that session's changes by someone who had seen "
         "neither the extractor, its training data nor the other sets; never tuned on",
     ),
+    (
+        DATA / "extraction_heldout_everyday_16.jsonl",
+        "sixteenth everyday held-out set (session 20: hobby communities, patients and carers, "
+        "parents, small business owners, gig workers, remote workers, international students, "
+        "people who moved countries, retirees), written near that session's end by someone who "
+        "had seen neither the extractor, its training data nor the other sets; measured once; "
+        "never tuned on",
+    ),
 )
 
 

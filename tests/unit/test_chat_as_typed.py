@@ -1253,6 +1253,13 @@ def test_an_age_listed_in_an_introduction_is_read(message: str, age: str | None)
         ("I'm a porter and I do the linen rounds every morning", "linen rounds"),
         ("i do all the purchase ledger for the group, ugh", "purchase ledger"),
         ("I'm a nurse and I run the discharge lounge on weekdays", "discharge lounge"),
+        ("I'm the night manager at a Premier Inn. Cash-ups are on me.", "Cash-ups"),
+        ("Dealing with complaints is on me, sadly", "Dealing with complaints"),
+        ("We use Clio and I'm the one billing clients.", "billing clients"),
+        ("I'm the one who does the rota", "rota"),
+        ("My boss asked me to own the customer onboarding calls from now on.", "onboarding calls"),
+        ("My team lead gave me the monthly KPI deck to own.", "monthly KPI deck"),
+        ("I coordinate the second-year placement module.", "placement module"),
     ],
 )
 def test_a_duty_is_what_the_user_runs_or_does_at_work(message: str, duty: str) -> None:
@@ -1273,10 +1280,36 @@ def test_a_duty_is_what_the_user_runs_or_does_at_work(message: str, duty: str) -
         "if Sam and I run the stall on Saturday, who pays the pitch fee?",
         "Should I do the course in March?",
         "I do the same as you",
+        "Drinks are on me tonight!",
+        "The bill is on me",
+        "the mistake is on me, sorry",
+        "I'm the one who forgot her birthday",
+        "Is it on me to fix this?",
+        "My manager asked me to run the open day next week",
     ],
 )
 def test_a_pastime_a_chore_or_a_question_is_no_duty(message: str) -> None:
     assert "responsibility" not in [i.slot for i in read(message, PATTERNS)]
+
+
+@pytest.mark.parametrize(
+    ("message", "manager"),
+    [
+        ("My manager Anika Rao asked me to own the access review from now on.", "Anika Rao"),
+        ("my boss Martina Kovač wants the report by friday", "Martina Kovač"),
+        ("My supervisor, Prof. Okafor, wants a draft.", "Prof. Okafor"),
+    ],
+)
+def test_a_manager_named_beside_the_word_is_read_whole(message: str, manager: str) -> None:
+    assert ("manager", manager) in [(i.slot, i.value) for i in read(message, PATTERNS)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["My manager Olu left the company last week", "my boss Ines retired in March"],
+)
+def test_a_manager_who_left_or_is_leaving_is_not_read_as_one_now(message: str) -> None:
+    assert "manager" not in [i.slot for i in read(message, PATTERNS)]
 
 
 @pytest.mark.parametrize(
