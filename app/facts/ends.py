@@ -49,7 +49,10 @@ def _said_by_a_pattern(sentence: str) -> Iterator[Found]:
 
 
 def _left_for_another(sentence: str) -> Iterator[Found]:
-    """A home or a tool the user left for another (`_FROM_ONE_TO_ANOTHER`)."""
+    """A home or a tool the user left for another (`_FROM_ONE_TO_ANOTHER`), not for a while ("we
+    swapped London for Paris for the weekend")."""
+    if _FOR_A_WHILE.search(sentence):
+        return
     for match in _FROM_ONE_TO_ANOTHER.finditer(sentence):
         value, slot = match.group("v"), "uses"
         if value is not None and _a_known_place(value):
@@ -62,7 +65,9 @@ def _left_for_another(sentence: str) -> Iterator[Found]:
 
 
 def _tools_given_up(sentence: str) -> Iterator[Found]:
-    """A known tool given up (`_OFF_A_TOOL`)."""
+    """A known tool given up (`_OFF_A_TOOL`), not for a while ("I deleted Instagram for a week")."""
+    if _FOR_A_WHILE.search(sentence):
+        return
     for match in _OFF_A_TOOL.finditer(sentence):
         value = next(value for value in match.group("v", "v2", "v3") if value)
         if tools_in(value.lower()) == [(0, len(value))]:
@@ -188,8 +193,11 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(rf"\bI\s+(?:no\s+longer|don't|do\s+not)\s+live\s+in\s+(?P<v>{PLACE})"),
         "home",
     ),
-    (  # "a product manager at Flutterwave, previously at Andela"
-        re.compile(rf"\b(?i:previously|formerly)\s+(?:at|with)\s+(?:the\s+)?(?P<v>{ORG})"),
+    (  # "a product manager at Flutterwave, previously at Andela" (not "She was previously at")
+        re.compile(
+            r"(?:[,;—–(]\s*|\bI\s+was\s+)(?i:previously|formerly)\s+(?:at|with)\s+(?:the\s+)?"
+            rf"(?P<v>{ORG})"
+        ),
         "employer",
     ),
     (  # "I was made redundant from Standard Bank in February"
@@ -543,6 +551,7 @@ _NOT_HABITS = frozenset(
 
 _FOR_A_WHILE = re.compile(
     r"\bfor\s+(?:a|one|two|three|four|\d+)\s+(?:day|week|month)s?\b|\bfor\s+now\b|"
-    r"\btemporarily\b|\bthis\s+(?:week|month)\b|\bfor\s+lent\b|\buntil\b",
+    r"\btemporarily\b|\bthis\s+(?:week|month)\b|\bfor\s+lent\b|\buntil\b|"
+    r"\bfor\s+the\s+(?:weekend|week|day|night|summer|holidays?)\b",
     re.IGNORECASE,
 )
