@@ -39,6 +39,8 @@ def _said_by_a_pattern(sentence: str) -> Iterator[Found]:
     """The ends of `_ENDS`, each pattern's slot (a job left in a known place is a home left:
     "Left Berlin after eleven years")."""
     for pattern, ended in _ENDS:
+        if ended == "uses" and (_FOR_A_WHILE.search(sentence) or _LONG_AGO.search(sentence)):
+            continue  # "back in 1998 I switched from Windows to Linux for like a week"
         for match in pattern.finditer(sentence):
             groups = match.groupdict()
             value = next((groups[name] for name in _VALUES if groups.get(name)), "").strip()
@@ -49,9 +51,10 @@ def _said_by_a_pattern(sentence: str) -> Iterator[Found]:
 
 
 def _left_for_another(sentence: str) -> Iterator[Found]:
-    """A home or a tool the user left for another (`_FROM_ONE_TO_ANOTHER`), not for a while ("we
-    swapped London for Paris for the weekend")."""
-    if _FOR_A_WHILE.search(sentence):
+    """A home or a tool the user left for another (`_FROM_ONE_TO_ANOTHER`), not for a while ("I
+    switched from Windows to Linux for like a week") nor long ago ("when I was a kid we moved
+    from Ohio to Texas")."""
+    if _FOR_A_WHILE.search(sentence) or _LONG_AGO.search(sentence):
         return
     for match in _FROM_ONE_TO_ANOTHER.finditer(sentence):
         value, slot = match.group("v"), "uses"
@@ -214,7 +217,8 @@ _ENDS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (  # "I'm not at the Birmingham office anymore", "moved from the Berlin office to Munich"
         re.compile(
-            rf"\b(?i:not|no\s+longer)\s+(?:at|in|based\s+(?:at|in))\s+(?:the|our)\s+(?P<v>{PLACE})"
+            r"(?:\bI(?:['’]m|\s+am)\s+|^|[,;—–]\s*)"
+            rf"(?i:not|no\s+longer)\s+(?:at|in|based\s+(?:at|in))\s+(?:the|our)\s+(?P<v>{PLACE})"
             rf"\s+{_A_SITE}\b(?=[^.!?]*\bany\s?more\b|\s+(?:now|since)\b)"
             rf"|\b(?:I|[Ww]e)\s+(?:have\s+|['’]ve\s+)?moved\s+from\s+(?:the|our)\s+(?P<v2>{PLACE})\s+"
             rf"{_A_SITE}\s+to\b"
@@ -549,8 +553,18 @@ _NOT_HABITS = frozenset(
 """What one gives up that is no habit: "I've given up trying to fix it"."""
 
 
+_LONG_AGO = re.compile(
+    r"\bwhen\s+I\s+was\s+(?:a\s+(?:kid|child|baby|teen(?:ager)?|student)|young|little|small|\d+)\b|"
+    r"\bas\s+a\s+(?:kid|child|teen(?:ager)?|baby)\b|\bback\s+in\s+(?:the\s+)?(?:\d{4}|\d0s|day)\b|"
+    r"\bgrowing\s+up\b",
+    re.IGNORECASE,
+)
+"""A move or a switch said of long ago: it ends nothing now."""
+
+
 _FOR_A_WHILE = re.compile(
-    r"\bfor\s+(?:a|one|two|three|four|\d+)\s+(?:day|week|month)s?\b|\bfor\s+now\b|"
+    r"\bfor\s+(?:(?:like|about|only|just)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+"
+    r"(?:minute|hour|day|week|month)s?\b|\bfor\s+now\b|"
     r"\btemporarily\b|\bthis\s+(?:week|month)\b|\bfor\s+lent\b|\buntil\b|"
     r"\bfor\s+the\s+(?:weekend|week|day|night|summer|holidays?)\b",
     re.IGNORECASE,
