@@ -473,8 +473,8 @@ specific" asks it once)."""
 
 def _said_when_or_of_whom(tagged: Tagged) -> bool:
     """Whether a tagged value is a day or a month, which says when and is no value of any slot
-    ("hand in my notice at Barclays in October": no office), or a nationality tagged as
-    someone's name ("Sunday here, so quiet")."""
+    ("hand in my notice at Barclays in October": no office; "Sunday here, so quiet": no one's
+    name), or a nationality tagged as someone's name."""
     return names_a_day(tagged.value) or (
         tagged.slot in _PEOPLES_NAMES and is_a_nationality(tagged.value)
     )

@@ -72,7 +72,7 @@ def _tools_given_up(sentence: str) -> Iterator[Found]:
     if _FOR_A_WHILE.search(sentence):
         return
     for match in _OFF_A_TOOL.finditer(sentence):
-        value = next(value for value in match.group("v", "v2", "v3") if value)
+        value = next(value for value in match.group(*_VALUES) if value)
         if tools_in(value.lower()) == [(0, len(value))]:
             yield Found("end", "uses", value, _ENDED_TEXT["uses"].format(value), match.start())
 
